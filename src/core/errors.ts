@@ -1,0 +1,171 @@
+const marker = Symbol.for('forge.error');
+
+/**
+ * Base of every error Forge raises on purpose. Each subclass has a stable `name` (its code) and typed
+ * fields that explain what went wrong and how to fix it. `ForgeError.isInstance` works across duplicated
+ * copies of this package because it checks a global symbol, not the prototype chain.
+ */
+export class ForgeError extends Error {
+  readonly [marker] = true;
+  /** A hint for the user: what to change so the operation succeeds. */
+  readonly hint: string | undefined;
+
+  constructor(options: { name: string; message: string; hint?: string; cause?: unknown }) {
+    super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = options.name;
+    this.hint = options.hint;
+  }
+
+  static isInstance(error: unknown): error is ForgeError {
+    return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[marker] === true;
+  }
+
+  /** Plain data for events, JSON output and API responses; never carries secrets or stacks. */
+  toJSON(): { name: string; message: string; hint?: string } {
+    return this.hint === undefined ? { name: this.name, message: this.message } : { name: this.name, message: this.message, hint: this.hint };
+  }
+}
+
+export class ToolNotFoundError extends ForgeError {
+  readonly toolName: string;
+  readonly availableTools: string[];
+  constructor(toolName: string, availableTools: string[]) {
+    super({
+      name: 'ToolNotFoundError',
+      message: `No tool named "${toolName}". Available tools: ${availableTools.join(', ') || '(none)'}.`,
+      hint: 'Call one of the available tools by its exact name.',
+    });
+    this.toolName = toolName;
+    this.availableTools = availableTools;
+  }
+}
+
+export class ToolInputError extends ForgeError {
+  readonly toolName: string;
+  /** One line per problem: the path of the bad field and what is wrong with it. */
+  readonly issues: string[];
+  constructor(toolName: string, issues: string[]) {
+    super({
+      name: 'ToolInputError',
+      message: `Invalid input for tool "${toolName}": ${issues.join('; ')}`,
+      hint: 'Fix the named fields so they match the tool\'s input schema and call it again.',
+    });
+    this.toolName = toolName;
+    this.issues = issues;
+  }
+}
+
+export class ToolExecutionError extends ForgeError {
+  readonly toolName: string;
+  constructor(toolName: string, message: string, cause?: unknown) {
+    super({ name: 'ToolExecutionError', message: `Tool "${toolName}" failed: ${message}`, cause });
+    this.toolName = toolName;
+  }
+}
+
+export class ToolDefinitionError extends ForgeError {
+  readonly toolName: string;
+  constructor(toolName: string, message: string) {
+    super({ name: 'ToolDefinitionError', message: `Tool "${toolName}" cannot be registered: ${message}` });
+    this.toolName = toolName;
+  }
+}
+
+export class PolicyBlockedError extends ForgeError {
+  readonly toolName: string;
+  readonly reason: string;
+  constructor(toolName: string, reason: string) {
+    super({ name: 'PolicyBlockedError', message: `Policy blocked tool "${toolName}": ${reason}` });
+    this.toolName = toolName;
+    this.reason = reason;
+  }
+}
+
+export class ApprovalDeniedError extends ForgeError {
+  readonly toolName: string;
+  constructor(toolName: string, reason: string) {
+    super({ name: 'ApprovalDeniedError', message: `Tool "${toolName}" needs approval and was not approved: ${reason}` });
+    this.toolName = toolName;
+  }
+}
+
+export class NetworkBlockedError extends ForgeError {
+  readonly url: string;
+  readonly reason: string;
+  constructor(url: string, reason: string) {
+    super({
+      name: 'NetworkBlockedError',
+      message: `Request to ${url} refused: ${reason}`,
+      hint: 'Forge blocks private, loopback, link-local and metadata addresses. To reach a self-hosted service on purpose, list its host:port in FORGE_ALLOW_HOSTS.',
+    });
+    this.url = url;
+    this.reason = reason;
+  }
+}
+
+export class NetworkError extends ForgeError {
+  readonly url: string;
+  constructor(url: string, message: string, cause?: unknown) {
+    super({ name: 'NetworkError', message: `Request to ${url} failed: ${message}`, cause });
+    this.url = url;
+  }
+}
+
+export class ModelNotConfiguredError extends ForgeError {
+  constructor(message: string, hint: string) {
+    super({ name: 'ModelNotConfiguredError', message, hint });
+  }
+}
+
+export class ModelCallError extends ForgeError {
+  readonly model: string;
+  readonly statusCode: number | undefined;
+  constructor(model: string, message: string, statusCode?: number, cause?: unknown) {
+    super({ name: 'ModelCallError', message: `Model ${model} failed: ${message}`, cause });
+    this.model = model;
+    this.statusCode = statusCode;
+  }
+}
+
+export class RunCancelledError extends ForgeError {
+  readonly reason: string;
+  constructor(reason: string) {
+    super({ name: 'RunCancelledError', message: `Run cancelled: ${reason}` });
+    this.reason = reason;
+  }
+}
+
+export class ConfigurationError extends ForgeError {
+  readonly variable: string;
+  constructor(variable: string, message: string, hint?: string) {
+    super({ name: 'ConfigurationError', message: `${variable}: ${message}`, ...(hint === undefined ? {} : { hint }) });
+    this.variable = variable;
+  }
+}
+
+export class NotFoundError extends ForgeError {
+  readonly kind: string;
+  readonly id: string;
+  constructor(kind: string, id: string, hint?: string) {
+    super({ name: 'NotFoundError', message: `No ${kind} with id "${id}".`, ...(hint === undefined ? {} : { hint }) });
+    this.kind = kind;
+    this.id = id;
+  }
+}
+
+export class RunLogError extends ForgeError {
+  readonly file: string;
+  readonly line: number;
+  constructor(file: string, line: number, message: string) {
+    super({ name: 'RunLogError', message: `${file}:${line}: ${message}` });
+    this.file = file;
+    this.line = line;
+  }
+}
+
+/** Turns anything thrown into the plain `{name, message}` shape used in events. */
+export function describeError(error: unknown): { name: string; message: string; hint?: string } {
+  if (ForgeError.isInstance(error)) return error.toJSON();
+  if (error instanceof Error) return { name: error.name, message: error.message };
+  return { name: 'Error', message: String(error) };
+}

@@ -1,0 +1,8 @@
+export * from './errors.js';
+export type * from './events.js';
+export type * from './model.js';
+export type * from './network.js';
+export type * from './policy.js';
+export type * from './store.js';
+export type { RiskLevel, SideEffect, Tool, ToolContext } from './tool.js';
+export { TOOL_NAME_PATTERN } from './tool.js';

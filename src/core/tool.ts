@@ -1,0 +1,40 @@
+import type { z } from 'zod';
+import type { GuardedFetch } from './network.js';
+import type { UtilityModel } from './model.js';
+
+/** How much harm a tool can do when misused; the policy hook decides on it. */
+export type RiskLevel = 'low' | 'medium' | 'high';
+
+/**
+ * What a tool touches. `external` means it talks to the outside world: its output is content Forge did
+ * not write and is always wrapped in the untrusted-content boundary before a model sees it.
+ */
+export type SideEffect = 'read' | 'write' | 'external';
+
+/** Everything a tool may use while it runs. Tools reach the network only through `fetch`. */
+export interface ToolContext {
+  readonly runId: string;
+  readonly callId: string;
+  /** Aborted when the run is cancelled; long tools must honour it. */
+  readonly signal: AbortSignal;
+  /** The SSRF-guarded fetch. There is no other sanctioned way out. */
+  readonly fetch: GuardedFetch;
+  /** A small model for auxiliary work (e.g. query translation); absent when none is configured. */
+  readonly utilityModel: UtilityModel | undefined;
+}
+
+/**
+ * A tool as the registry holds it. The model-facing JSON Schema is derived from `inputSchema`;
+ * `execute` receives input that has already passed that schema.
+ */
+export interface Tool<Input = unknown, Output = unknown> {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: z.ZodType<Input>;
+  readonly risk: RiskLevel;
+  readonly sideEffect: SideEffect;
+  execute(input: Input, context: ToolContext): Promise<Output>;
+}
+
+/** Registry names: what every provider accepts. */
+export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
