@@ -38,3 +38,14 @@ export interface Tool<Input = unknown, Output = unknown> {
 
 /** Registry names: what every provider accepts. */
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** A tool of any input type, as collections of tools hold them. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- input types differ per tool; dispatch validates before execute
+export type AnyTool = Tool<any, unknown>;
+
+/** Declares a tool with its input type inferred from the zod schema. */
+export function defineTool<Schema extends z.ZodType, Output>(
+  tool: Omit<Tool<z.infer<Schema>, Output>, 'inputSchema'> & { readonly inputSchema: Schema },
+): Tool<z.infer<Schema>, Output> {
+  return tool as unknown as Tool<z.infer<Schema>, Output>;
+}
