@@ -1,62 +1,166 @@
-import type { TokenUsage } from './model.js';
+import { z } from 'zod';
 
-/** Why a run stopped. */
-export type HaltReason = 'final_answer' | 'cap' | 'cancelled' | 'error';
-export type RunStatus = 'running' | 'completed' | 'failed' | 'cancelled';
-export type PolicyDecisionKind = 'allow' | 'require_approval' | 'block';
+/**
+ * The run log's vocabulary. Every transition of a run is one of these events; the run log (JSONL),
+ * the store, the terminal UI, the replay viewer, `forge stats`, the web UI and the API all read these
+ * and nothing else. The schemas are the single definition: types are inferred from them and every
+ * reader validates with them. Names are noun-verb; a lifecycle closes with `end`.
+ */
 
-export interface ErrorInfo {
-  readonly name: string;
-  readonly message: string;
-  readonly hint?: string;
+export const haltReasonSchema = z.enum(['final_answer', 'converged', 'cap', 'cancelled', 'error']);
+export type HaltReason = z.infer<typeof haltReasonSchema>;
+
+export const runStatusSchema = z.enum(['running', 'completed', 'failed', 'cancelled']);
+export type RunStatus = z.infer<typeof runStatusSchema>;
+
+export const policyDecisionKindSchema = z.enum(['allow', 'require_approval', 'block']);
+export type PolicyDecisionKind = z.infer<typeof policyDecisionKindSchema>;
+
+export const errorInfoSchema = z.object({ name: z.string(), message: z.string(), hint: z.string().optional() });
+export type ErrorInfo = z.infer<typeof errorInfoSchema>;
+
+export const tokenUsageSchema = z.object({ input: z.number().int().nonnegative(), output: z.number().int().nonnegative() });
+
+export const toolStatusSchema = z.enum(['draft', 'testing', 'failed', 'promoted']);
+export const planStepStatusSchema = z.enum(['pending', 'in_progress', 'done', 'blocked']);
+export const resolutionStrategySchema = z.enum(['user_input', 'heuristic', 'llm_rescue', 'text_passthrough', 'default']);
+
+const envelope = {
+  ts: z.string(),
+  run_id: z.string().min(1),
+  seq: z.number().int().nonnegative(),
+};
+
+function event<Type extends string, Shape extends z.ZodRawShape>(type: Type, shape: Shape) {
+  return z.object({ ...envelope, type: z.literal(type), ...shape });
 }
 
-/** Fields every event carries. `seq` is dense and starts at 0 within a run. */
-export interface EventEnvelope {
-  readonly ts: string;
-  readonly run_id: string;
-  readonly seq: number;
-}
+export const eventSchemas = {
+  'run-start': event('run-start', {
+    task: z.string(),
+    model: z.string(),
+    max_iterations: z.number().int().positive(),
+    conversation_id: z.string().nullable(),
+    tools: z.array(z.string()),
+  }),
+  'model-call-start': event('model-call-start', { model: z.string(), iteration: z.number().int() }),
+  'model-call': event('model-call', {
+    model: z.string(),
+    iteration: z.number().int(),
+    purpose: z.string(),
+    tokens: tokenUsageSchema,
+    cost_usd: z.number().nullable(),
+    latency_ms: z.number().nonnegative(),
+    input_hash: z.string(),
+    finish_reason: z.string(),
+    tool_calls: z.number().int().nonnegative(),
+  }),
+  'model-error': event('model-error', {
+    model: z.string(),
+    iteration: z.number().int(),
+    error: errorInfoSchema,
+    status_code: z.number().int().nullable(),
+    latency_ms: z.number().nonnegative(),
+  }),
+  'assistant-text': event('assistant-text', { iteration: z.number().int(), text: z.string() }),
+  'tool-call-start': event('tool-call-start', {
+    call_id: z.string(),
+    tool: z.string(),
+    input: z.unknown(),
+    iteration: z.number().int().nullable(),
+  }),
+  'policy-decision': event('policy-decision', {
+    call_id: z.string(),
+    tool: z.string(),
+    decision: policyDecisionKindSchema,
+    reason: z.string(),
+  }),
+  'tool-result': event('tool-result', {
+    call_id: z.string(),
+    tool: z.string(),
+    output: z.string(),
+    truncated: z.boolean(),
+    untrusted: z.boolean(),
+    duration_ms: z.number().nonnegative(),
+  }),
+  'tool-error': event('tool-error', {
+    call_id: z.string(),
+    tool: z.string(),
+    error: errorInfoSchema,
+    duration_ms: z.number().nonnegative(),
+  }),
+  /** Convergence mode: the plan as it stands after a turn. */
+  'plan-update': event('plan-update', {
+    steps: z.array(z.object({ id: z.string(), title: z.string(), status: planStepStatusSchema })),
+  }),
+  /** Convergence mode: a synthesized tool changed state. */
+  'toolbox-change': event('toolbox-change', {
+    tool: z.string(),
+    status: toolStatusSchema,
+    revisions: z.number().int().nonnegative(),
+    uses: z.number().int().nonnegative(),
+  }),
+  /** A synthesized tool's test failed in the sandbox; `output` is the real sandbox output. */
+  'verification-failed': event('verification-failed', {
+    tool: z.string(),
+    revision: z.number().int().nonnegative(),
+    output: z.string(),
+  }),
+  /** Convergence mode: the halt rule's inputs after a turn. */
+  'convergence-check': event('convergence-check', {
+    turn: z.number().int().positive(),
+    toolbox_stable: z.boolean(),
+    plan_stable: z.boolean(),
+    stable_streak: z.number().int().nonnegative(),
+    threshold: z.number().int().positive(),
+  }),
+  /** A skill replay step with how each of its values was resolved. */
+  'skill-step': event('skill-step', {
+    skill: z.string(),
+    step: z.number().int().nonnegative(),
+    tool: z.string(),
+    arguments: z.record(z.string(), z.unknown()),
+    resolutions: z.array(
+      z.object({ name: z.string(), strategy: resolutionStrategySchema, value: z.unknown(), candidates: z.number().int().nonnegative().optional() }),
+    ),
+  }),
+  'run-end': event('run-end', {
+    status: runStatusSchema,
+    halt_reason: haltReasonSchema,
+    answer: z.string().nullable(),
+    llm_calls: z.number().int().nonnegative(),
+    tokens: tokenUsageSchema,
+    cost_usd: z.number().nullable(),
+    error: errorInfoSchema.nullable(),
+    duration_ms: z.number().nonnegative(),
+  }),
+} as const;
 
-/** Event bodies by type. Names are noun-verb; a lifecycle closes with `end`. */
-export interface EventBodies {
-  'run-start': { task: string; model: string; max_iterations: number; conversation_id: string | null; tools: string[] };
-  'model-call-start': { model: string; iteration: number };
-  'model-call': {
-    model: string;
-    iteration: number;
-    purpose: string;
-    tokens: TokenUsage;
-    cost_usd: number | null;
-    latency_ms: number;
-    input_hash: string;
-    finish_reason: string;
-    tool_calls: number;
-  };
-  'model-error': { model: string; iteration: number; error: ErrorInfo; status_code: number | null; latency_ms: number };
-  'assistant-text': { iteration: number; text: string };
-  'tool-call-start': { call_id: string; tool: string; input: unknown; iteration: number | null };
-  'policy-decision': { call_id: string; tool: string; decision: PolicyDecisionKind; reason: string };
-  'tool-result': { call_id: string; tool: string; output: string; truncated: boolean; untrusted: boolean; duration_ms: number };
-  'tool-error': { call_id: string; tool: string; error: ErrorInfo; duration_ms: number };
-  'run-end': {
-    status: RunStatus;
-    halt_reason: HaltReason;
-    answer: string | null;
-    llm_calls: number;
-    tokens: TokenUsage;
-    cost_usd: number | null;
-    error: ErrorInfo | null;
-    duration_ms: number;
-  };
-}
+/** Validates any event of the run log. */
+export const forgeEventSchema = z.discriminatedUnion('type', [
+  eventSchemas['run-start'],
+  eventSchemas['model-call-start'],
+  eventSchemas['model-call'],
+  eventSchemas['model-error'],
+  eventSchemas['assistant-text'],
+  eventSchemas['tool-call-start'],
+  eventSchemas['policy-decision'],
+  eventSchemas['tool-result'],
+  eventSchemas['tool-error'],
+  eventSchemas['plan-update'],
+  eventSchemas['toolbox-change'],
+  eventSchemas['verification-failed'],
+  eventSchemas['convergence-check'],
+  eventSchemas['skill-step'],
+  eventSchemas['run-end'],
+]);
 
-export type EventType = keyof EventBodies;
-
-/** One event of a run, as written to the run log, the store and the bus. */
-export type ForgeEvent = { [K in EventType]: EventEnvelope & { readonly type: K } & EventBodies[K] }[EventType];
-
+export type ForgeEvent = z.infer<typeof forgeEventSchema>;
+export type EventType = ForgeEvent['type'];
 export type EventOf<K extends EventType> = Extract<ForgeEvent, { type: K }>;
+/** An event without its envelope: what producers hand to a run's emitter. */
+export type EventBody<K extends EventType> = Omit<EventOf<K>, 'ts' | 'run_id' | 'seq'>;
+export type AnyEventBody = { [K in EventType]: EventBody<K> }[EventType];
 
 /** Carries events from producers (loops, replays) to consumers (run log, store, UI, API). */
 export interface EventBus {

@@ -1,5 +1,5 @@
 export * from './errors.js';
-export type * from './events.js';
+export * from './events.js';
 export type * from './model.js';
 export type * from './network.js';
 export type * from './policy.js';

@@ -1,0 +1,235 @@
+import type { ModelMessage, ToolResultPart } from 'ai';
+import {
+  RunCancelledError,
+  describeError,
+  type ApprovalGate,
+  type ErrorInfo,
+  type HaltReason,
+  type Policy,
+  type RunStatus,
+  type ToolContext,
+  type TokenUsage,
+} from '../core/index.js';
+import type { RunEmitter } from '../events/index.js';
+import { hashModelInput, type CostMeter, type ResolvedModel } from '../llm/index.js';
+import { dispatchToolCall, type DispatchOutcome, type ToolRegistry } from '../tools/index.js';
+import { streamModelTurn, toolSetFrom, type ModelToolCall } from './model-turn.js';
+import { buildSystemPrompt } from './system-prompt.js';
+
+export const DEFAULT_MAX_ITERATIONS = 10;
+
+export interface AgentRunOptions {
+  readonly task: string;
+  readonly model: ResolvedModel;
+  readonly registry: ToolRegistry;
+  readonly emitter: RunEmitter;
+  readonly meter: CostMeter;
+  readonly policy: Policy;
+  readonly approvals: ApprovalGate;
+  /** What tools may use besides their input (the guarded fetch, a utility model). */
+  readonly toolContext: Omit<ToolContext, 'callId' | 'runId' | 'signal'>;
+  /** Replaces the default system prompt; the untrusted-content rule is always appended. */
+  readonly system?: string;
+  /** Earlier messages of the conversation this run continues (already bounded). */
+  readonly history?: readonly ModelMessage[];
+  readonly conversationId?: string | null;
+  readonly maxIterations?: number;
+  readonly signal?: AbortSignal;
+  /** Provider retries on 429/5xx before the call counts as failed. */
+  readonly maxRetries?: number;
+  /** Receives new messages as soon as they exist, so a crash loses nothing already said. */
+  readonly onMessages?: (messages: ModelMessage[], details: { model: string | null; tokens: TokenUsage | null }) => Promise<void>;
+}
+
+/** One tool call as reported in `--json` output and the API. */
+export interface RunStep {
+  readonly call_id: string;
+  readonly iteration: number;
+  readonly tool: string;
+  readonly input: unknown;
+  readonly ok: boolean;
+  readonly output: string;
+  readonly error: ErrorInfo | null;
+  readonly duration_ms: number;
+}
+
+export interface AgentRunResult {
+  readonly run_id: string;
+  readonly status: RunStatus;
+  readonly halt_reason: HaltReason;
+  readonly answer: string | null;
+  readonly llm_calls: number;
+  readonly tokens: TokenUsage;
+  readonly cost_usd: number | null;
+  readonly error: ErrorInfo | null;
+  readonly duration_ms: number;
+  readonly steps: RunStep[];
+}
+
+function toolResultPart(call: ModelToolCall, outcome: DispatchOutcome): ToolResultPart {
+  return {
+    type: 'tool-result',
+    toolCallId: call.callId,
+    toolName: call.name,
+    output: outcome.ok ? { type: 'text', value: outcome.output } : { type: 'error-text', value: outcome.output },
+  };
+}
+
+function assistantMessage(text: string, calls: readonly ModelToolCall[]): ModelMessage {
+  const content = [
+    ...(text === '' ? [] : [{ type: 'text' as const, text }]),
+    ...calls.map((call) => ({ type: 'tool-call' as const, toolCallId: call.callId, toolName: call.name, input: call.input ?? {} })),
+  ];
+  return { role: 'assistant', content };
+}
+
+/**
+ * The ReAct loop: ask the model, run the tool calls it returns (in parallel) through dispatch, feed
+ * the results back with their tool-call ids, and repeat until the model answers without calling a
+ * tool or the iteration cap is reached. Tool failures go back to the model; model failures and
+ * cancellation end the run with a recorded reason. Never throws for run-level failures: the result
+ * (and the `run-end` event) says what happened.
+ */
+export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult> {
+  const started = performance.now();
+  const { emitter, meter, registry } = options;
+  const maxIterations = options.maxIterations ?? DEFAULT_MAX_ITERATIONS;
+  const signal = options.signal ?? new AbortController().signal;
+  const system = buildSystemPrompt(options.system);
+  const messages: ModelMessage[] = [...(options.history ?? [])];
+  const steps: RunStep[] = [];
+  let answer: string | null = null;
+  let lastText = '';
+  let haltReason: HaltReason = 'cap';
+  let error: ErrorInfo | null = null;
+
+  emitter.emit({
+    type: 'run-start',
+    task: options.task,
+    model: options.model.slug,
+    max_iterations: maxIterations,
+    conversation_id: options.conversationId ?? null,
+    tools: registry.names(),
+  });
+
+  const persist = async (added: ModelMessage[], details: { model: string | null; tokens: TokenUsage | null }) => {
+    messages.push(...added);
+    await options.onMessages?.(added, details);
+  };
+
+  try {
+    await persist([{ role: 'user', content: options.task }], { model: null, tokens: null });
+    const tools = toolSetFrom(registry.specifications());
+    for (let iteration = 1; iteration <= maxIterations; iteration += 1) {
+      if (signal.aborted) throw new RunCancelledError(String(signal.reason ?? 'cancelled'));
+      emitter.emit({ type: 'model-call-start', model: options.model.slug, iteration });
+      const callStarted = performance.now();
+      const inputHash = hashModelInput({ system, messages, tools: registry.names() });
+      let turn;
+      try {
+        turn = await streamModelTurn({ model: options.model, system, messages, tools, signal, maxRetries: options.maxRetries ?? 2 });
+      } catch (modelError) {
+        if (!(modelError instanceof RunCancelledError)) {
+          emitter.emit({
+            type: 'model-error',
+            model: options.model.slug,
+            iteration,
+            error: describeError(modelError),
+            status_code: (modelError as { statusCode?: number }).statusCode ?? null,
+            latency_ms: performance.now() - callStarted,
+          });
+        }
+        throw modelError;
+      }
+      const record = meter.record({
+        model: options.model.slug,
+        purpose: 'agent-step',
+        inputTokens: turn.inputTokens,
+        outputTokens: turn.outputTokens,
+        latencyMs: performance.now() - callStarted,
+        inputHash,
+      });
+      emitter.emit({
+        type: 'model-call',
+        model: record.model,
+        iteration,
+        purpose: record.purpose,
+        tokens: { input: record.inputTokens, output: record.outputTokens },
+        cost_usd: record.costUsd,
+        latency_ms: record.latencyMs,
+        input_hash: inputHash,
+        finish_reason: turn.finishReason,
+        tool_calls: turn.toolCalls.length,
+      });
+      if (turn.text !== '') {
+        lastText = turn.text;
+        emitter.emit({ type: 'assistant-text', iteration, text: turn.text });
+      }
+      await persist([assistantMessage(turn.text, turn.toolCalls)], { model: record.model, tokens: { input: record.inputTokens, output: record.outputTokens } });
+      if (turn.toolCalls.length === 0) {
+        answer = turn.text;
+        haltReason = 'final_answer';
+        break;
+      }
+      const outcomes = await Promise.all(
+        turn.toolCalls.map((call) =>
+          dispatchToolCall(
+            { name: call.name, input: call.input, callId: call.callId, iteration },
+            { registry, policy: options.policy, approvals: options.approvals, emitter, context: { ...options.toolContext, runId: emitter.runId, signal } },
+          ),
+        ),
+      );
+      outcomes.forEach((outcome) => {
+        steps.push({
+          call_id: outcome.callId,
+          iteration,
+          tool: outcome.tool,
+          input: outcome.input,
+          ok: outcome.ok,
+          output: outcome.output,
+          error: outcome.ok ? null : outcome.error,
+          duration_ms: outcome.durationMs,
+        });
+      });
+      await persist([{ role: 'tool', content: turn.toolCalls.map((call, index) => toolResultPart(call, outcomes[index]!)) }], { model: null, tokens: null });
+    }
+  } catch (caught) {
+    error = describeError(caught);
+    haltReason = caught instanceof RunCancelledError || signal.aborted ? 'cancelled' : 'error';
+  }
+
+  const status: RunStatus = haltReason === 'final_answer' ? 'completed' : haltReason === 'cancelled' ? 'cancelled' : 'failed';
+  if (haltReason === 'cap') {
+    error = {
+      name: 'IterationCapReached',
+      message: `The run reached its iteration cap (${maxIterations}) before the model gave a final answer.`,
+      hint: 'Raise --max-iterations, or make the task narrower.',
+    };
+    answer = lastText === '' ? null : lastText;
+  }
+  const totals = meter.totals();
+  const durationMs = performance.now() - started;
+  emitter.emit({
+    type: 'run-end',
+    status,
+    halt_reason: haltReason,
+    answer,
+    llm_calls: totals.llmCalls,
+    tokens: totals.tokens,
+    cost_usd: totals.costUsd,
+    error,
+    duration_ms: durationMs,
+  });
+  return {
+    run_id: emitter.runId,
+    status,
+    halt_reason: haltReason,
+    answer,
+    llm_calls: totals.llmCalls,
+    tokens: totals.tokens,
+    cost_usd: totals.costUsd,
+    error,
+    duration_ms: durationMs,
+    steps,
+  };
+}

@@ -1,0 +1,4 @@
+export { DEFAULT_MAX_ITERATIONS, runAgent, type AgentRunOptions, type AgentRunResult, type RunStep } from './agent-loop.js';
+export { DEFAULT_MEMORY_BOUNDS, boundHistory, type MemoryBounds } from './conversation-memory.js';
+export { defaultPolicy, refuseApprovals } from './policy/default-policy.js';
+export { DEFAULT_SYSTEM_PROMPT, buildSystemPrompt } from './system-prompt.js';

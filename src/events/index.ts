@@ -1,0 +1,2 @@
+export { InProcessEventBus } from './in-process-event-bus.js';
+export { createRunEmitter, type RunEmitter } from './run-emitter.js';

@@ -1,0 +1,118 @@
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import { ConfigurationError, ModelNotConfiguredError } from '../core/index.js';
+import { parseModelSlug, type ModelSlug } from './model-slug.js';
+
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+/** A model ready to call, with the slug it was resolved from (used for pricing and logs). */
+export interface ResolvedModel {
+  readonly slug: string;
+  readonly provider: ModelSlug['provider'];
+  readonly model: LanguageModelV3;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}
+
+function requireKey(env: Environment, variable: string, slug: string): string {
+  const key = nonEmpty(env[variable]);
+  if (key === undefined) {
+    throw new ModelNotConfiguredError(`The model ${slug} needs ${variable}, which is not set.`, `export ${variable}=… (or choose another model with --model / FORGE_MODEL).`);
+  }
+  return key;
+}
+
+/**
+ * Resolves a slug to a model through the AI SDK provider boundary, honouring the vendors' own
+ * variables: `OPENAI_BASE_URL` includes `/v1`; `ANTHROPIC_BASE_URL` is the host root, as in the
+ * official SDKs.
+ */
+export function resolveModel(slugText: string, env: Environment, variable = 'model'): ResolvedModel {
+  const slug = parseModelSlug(slugText, variable);
+  switch (slug.provider) {
+    case 'openai': {
+      const provider = createOpenAI({ apiKey: requireKey(env, 'OPENAI_API_KEY', slug.text), baseURL: nonEmpty(env['OPENAI_BASE_URL']) });
+      return { slug: slug.text, provider: slug.provider, model: provider.chat(slug.modelId) };
+    }
+    case 'anthropic': {
+      const root = nonEmpty(env['ANTHROPIC_BASE_URL']);
+      const provider = createAnthropic({
+        apiKey: requireKey(env, 'ANTHROPIC_API_KEY', slug.text),
+        baseURL: root === undefined ? undefined : `${trimSlash(root)}/v1`,
+      });
+      return { slug: slug.text, provider: slug.provider, model: provider(slug.modelId) };
+    }
+    case 'openrouter': {
+      const provider = createOpenAICompatible({
+        name: 'openrouter',
+        apiKey: requireKey(env, 'OPENROUTER_API_KEY', slug.text),
+        baseURL: trimSlash(nonEmpty(env['OPENROUTER_BASE_URL']) ?? 'https://openrouter.ai/api/v1'),
+        includeUsage: true,
+      });
+      return { slug: slug.text, provider: slug.provider, model: provider.chatModel(slug.modelId) };
+    }
+    case 'ollama': {
+      const host = nonEmpty(env['OLLAMA_HOST']);
+      const baseURL = nonEmpty(env['OLLAMA_BASE_URL']) ?? (host === undefined ? 'http://127.0.0.1:11434/v1' : `${trimSlash(host.startsWith('http') ? host : `http://${host}`)}/v1`);
+      const provider = createOpenAICompatible({ name: 'ollama', baseURL: trimSlash(baseURL), includeUsage: true });
+      return { slug: slug.text, provider: slug.provider, model: provider.chatModel(slug.modelId) };
+    }
+    case 'openai-compatible': {
+      const baseURL = slug.baseUrl ?? nonEmpty(env['FORGE_OPENAI_COMPATIBLE_BASE_URL']);
+      if (baseURL === undefined) {
+        throw new ModelNotConfiguredError(
+          `The model ${slug.text} needs a base URL.`,
+          'Write openai-compatible:<model>@http://host:port/v1, or export FORGE_OPENAI_COMPATIBLE_BASE_URL=http://host:port/v1 (and FORGE_OPENAI_COMPATIBLE_API_KEY if the server wants one).',
+        );
+      }
+      const apiKey = nonEmpty(env['FORGE_OPENAI_COMPATIBLE_API_KEY']);
+      const provider = createOpenAICompatible({ name: 'openai-compatible', baseURL: trimSlash(baseURL), includeUsage: true, ...(apiKey === undefined ? {} : { apiKey }) });
+      return { slug: slug.text, provider: slug.provider, model: provider.chatModel(slug.modelId) };
+    }
+    case 'local':
+      throw new ConfigurationError(
+        variable,
+        'On-device models (local:<path.gguf>) are not available in this build yet.',
+        'Use a local server instead: run Ollama and choose ollama:<name>, or any OpenAI-compatible server (llama.cpp, vLLM) with openai-compatible:<model>@http://host:port/v1.',
+      );
+  }
+}
+
+/** The explanation shown when no model is configured at all: one screen, no stack trace. */
+export const NO_MODEL_HELP = `Forge needs a model, and none is configured.
+
+Pick one of these and run your command again:
+
+  Hosted (set a key):
+    export OPENAI_API_KEY=sk-...            # uses openai:gpt-4.1-mini
+    export ANTHROPIC_API_KEY=sk-ant-...     # uses anthropic:claude-sonnet-4-6
+    export OPENROUTER_API_KEY=sk-or-...     # then FORGE_MODEL=openrouter:<vendor/model>
+
+  Local server (no key):
+    ollama serve && ollama pull llama3.2
+    export FORGE_MODEL=ollama:llama3.2
+    # any OpenAI-compatible server (llama.cpp, vLLM, LM Studio):
+    export FORGE_MODEL=openai-compatible:<model>@http://127.0.0.1:8000/v1
+
+  Or pass --model <provider:model> to this command.
+  OPENAI_BASE_URL (with /v1) and ANTHROPIC_BASE_URL (host root) point the vendors' clients elsewhere.
+
+Try Forge without any model: npx forge demo`;
+
+/** The model slug to use: explicit choice, then FORGE_MODEL, then the first vendor with a key. */
+export function defaultModelSlug(env: Environment, explicit?: string): string {
+  const chosen = nonEmpty(explicit) ?? nonEmpty(env['FORGE_MODEL']);
+  if (chosen !== undefined) return chosen;
+  if (nonEmpty(env['OPENAI_API_KEY']) !== undefined) return 'openai:gpt-4.1-mini';
+  if (nonEmpty(env['ANTHROPIC_API_KEY']) !== undefined) return 'anthropic:claude-sonnet-4-6';
+  if (nonEmpty(env['OPENROUTER_API_KEY']) !== undefined) return 'openrouter:openai/gpt-4.1-mini';
+  throw new ModelNotConfiguredError('No model is configured.', NO_MODEL_HELP);
+}
