@@ -3,14 +3,15 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { ConfigurationError, ModelNotConfiguredError } from '../core/index.js';
-import { parseModelSlug, type ModelSlug } from './model-slug.js';
+import { parseModelSlug } from './model-slug.js';
 
 export type Environment = Readonly<Record<string, string | undefined>>;
 
 /** A model ready to call, with the slug it was resolved from (used for pricing and logs). */
 export interface ResolvedModel {
   readonly slug: string;
-  readonly provider: ModelSlug['provider'];
+  /** `ModelSlug['provider']` for resolved slugs; other values for models built in code (e.g. the demo's scripted model). */
+  readonly provider: string;
   readonly model: LanguageModelV3;
 }
 

@@ -1,0 +1,39 @@
+import { ConfigurationError, ForgeError, ModelNotConfiguredError, describeError } from '../core/index.js';
+
+/** Exit codes of the `forge` command. */
+export const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
+
+/**
+ * Reports an error the way a user can act on it: the message and the hint, no stack trace (set
+ * FORGE_DEBUG=1 for one). With `--json` the error is printed as `{"error": {...}}` on stdout.
+ */
+export function reportError(error: unknown, json: boolean): number {
+  const info = describeError(error);
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ error: info }, null, 2)}\n`);
+  } else if (error instanceof ModelNotConfiguredError) {
+    process.stderr.write(`forge: ${info.message}\n\n${info.hint ?? ''}\n`);
+  } else {
+    process.stderr.write(`forge: ${info.message}\n${info.hint === undefined ? '' : `  hint: ${info.hint}\n`}`);
+  }
+  if (process.env['FORGE_DEBUG'] === '1' && error instanceof Error && error.stack !== undefined) process.stderr.write(`${error.stack}\n`);
+  return ForgeError.isInstance(error) && (error instanceof ConfigurationError || error instanceof ModelNotConfiguredError) ? EXIT.usage : EXIT.failed;
+}
+
+/** Parses a `--input` / JSON option, naming the option when it is not JSON. */
+export function parseJsonOption(option: string, text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new ConfigurationError(option, `is not valid JSON (${error instanceof Error ? error.message : String(error)}).`, `Quote it for your shell, e.g. ${option} '{"query": "forge"}'.`);
+  }
+}
+
+/** Parses a positive whole-number option. */
+export function parsePositiveInteger(option: string) {
+  return (value: string): number => {
+    const parsed = Number(value);
+    if (!Number.isInteger(parsed) || parsed <= 0) throw new ConfigurationError(option, `must be a positive whole number, got "${value}".`);
+    return parsed;
+  };
+}

@@ -1,0 +1,86 @@
+import type { Command } from 'commander';
+import { DEFAULT_MAX_ITERATIONS } from '../../agent/index.js';
+import { openRuntime, runTask } from '../../runtime/index.js';
+import { EXIT, parsePositiveInteger, reportError } from '../command-errors.js';
+import { attachRunView } from '../run-view.js';
+
+interface RunCommandOptions {
+  model?: string;
+  maxIterations: number;
+  json?: boolean;
+  tui: boolean;
+  system?: string;
+  conversation?: string;
+}
+
+export function registerRunCommand(program: Command): void {
+  program
+    .command('run')
+    .description('Run an agent on a task: the model calls tools (web_search, read_url, http_request, …) until it can answer.')
+    .argument('<task...>', 'what the agent should do, in plain words')
+    .option('-m, --model <slug>', 'model slug, e.g. openai:gpt-4.1-mini, anthropic:claude-sonnet-4-6, ollama:llama3.2 (default: FORGE_MODEL)')
+    .option('--max-iterations <n>', 'stop after this many model calls', parsePositiveInteger('--max-iterations'), DEFAULT_MAX_ITERATIONS)
+    .option('--system <prompt>', 'replace the default system prompt')
+    .option('--conversation <id>', 'continue a persisted conversation (its id is in the --json output)')
+    .option('--json', 'print only the final result as JSON')
+    .option('--no-tui', 'print a plain line per event instead of the live view')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ forge run "What is the latest release of Node.js? Cite the page."
+  $ forge run --model anthropic:claude-sonnet-4-6 --json "Summarize https://example.org"
+  $ forge run --conversation 3f2c… "And what changed since the previous one?"
+
+Every run is logged to FORGE_HOME/runs/<timestamp>-<id>.jsonl (replay it with \`forge replay\`).
+Ctrl-C stops the run cleanly and records why.`,
+    )
+    .action(async (words: string[], options: RunCommandOptions) => {
+      process.exitCode = await runCommand(words.join(' '), options);
+    });
+}
+
+async function runCommand(task: string, options: RunCommandOptions): Promise<number> {
+  const json = options.json === true;
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onInterrupt = () => {
+    interrupts += 1;
+    if (interrupts > 1) process.exit(EXIT.cancelled);
+    process.stderr.write('\nforge: stopping (Ctrl-C again to quit at once)…\n');
+    controller.abort('interrupted by the user (Ctrl-C)');
+  };
+  process.on('SIGINT', onInterrupt);
+  let runtime;
+  try {
+    runtime = await openRuntime();
+    const view = attachRunView(runtime.bus, { json, tui: options.tui });
+    let result;
+    try {
+      result = await runTask(runtime, {
+        task,
+        maxIterations: options.maxIterations,
+        signal: controller.signal,
+        ...(options.model === undefined ? {} : { model: options.model }),
+        ...(options.system === undefined ? {} : { system: options.system }),
+        ...(options.conversation === undefined ? {} : { conversationId: options.conversation }),
+      });
+    } finally {
+      await view.stop();
+    }
+    if (json) {
+      process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    } else {
+      if (result.answer !== null) process.stdout.write(`${result.answer}\n`);
+      if (result.error !== null) process.stderr.write(`forge: ${result.error.message}${result.error.hint === undefined ? '' : `\n  hint: ${result.error.hint}`}\n`);
+      process.stderr.write(`run ${result.run_id} · conversation ${result.conversation_id} · log ${result.log_file}\n`);
+    }
+    if (result.status === 'completed') return EXIT.ok;
+    return result.status === 'cancelled' ? EXIT.cancelled : EXIT.failed;
+  } catch (error) {
+    return reportError(error, json);
+  } finally {
+    process.off('SIGINT', onInterrupt);
+    await runtime?.close();
+  }
+}

@@ -1,0 +1,98 @@
+import type { Command } from 'commander';
+import { createRunEmitter } from '../../events/index.js';
+import { dispatchToolCall } from '../../tools/index.js';
+import { newRunId, openRuntime, type ForgeRuntime } from '../../runtime/index.js';
+import { EXIT, parseJsonOption, reportError } from '../command-errors.js';
+import { formatEventLine } from '../tui/index.js';
+
+async function withRuntime(json: boolean, action: (runtime: ForgeRuntime) => Promise<number>): Promise<void> {
+  let runtime: ForgeRuntime | undefined;
+  try {
+    runtime = await openRuntime();
+    process.exitCode = await action(runtime);
+  } catch (error) {
+    process.exitCode = reportError(error, json);
+  } finally {
+    await runtime?.close();
+  }
+}
+
+function describeTool(runtime: ForgeRuntime, name: string) {
+  const tool = runtime.registry.resolve(name);
+  const specification = runtime.registry.specification(tool.name)!;
+  return { name: tool.name, description: tool.description, risk: tool.risk, side_effect: tool.sideEffect, input_schema: specification.inputSchema };
+}
+
+export function registerToolsCommand(program: Command): void {
+  const tools = program.command('tools').description('List, inspect and call the tools in the registry (built-in, MCP, synthesized).');
+
+  tools
+    .command('list')
+    .description('List every registered tool.')
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean }) => {
+      await withRuntime(options.json === true, async (runtime) => {
+        const rows = runtime.registry.list().map((tool) => ({ name: tool.name, risk: tool.risk, side_effect: tool.sideEffect, description: tool.description }));
+        if (options.json === true) {
+          process.stdout.write(`${JSON.stringify({ tools: rows }, null, 2)}\n`);
+        } else {
+          const width = Math.max(...rows.map((row) => row.name.length));
+          for (const row of rows) process.stdout.write(`${row.name.padEnd(width)}  ${row.side_effect.padEnd(8)} ${row.risk.padEnd(6)} ${row.description.split('\n')[0]}\n`);
+        }
+        return EXIT.ok;
+      });
+    });
+
+  tools
+    .command('show')
+    .description('Show one tool: description, risk, side effects and the JSON Schema of its input.')
+    .argument('<name>', 'tool name')
+    .option('--json', 'print JSON')
+    .action(async (name: string, options: { json?: boolean }) => {
+      await withRuntime(options.json === true, async (runtime) => {
+        const described = describeTool(runtime, name);
+        if (options.json === true) {
+          process.stdout.write(`${JSON.stringify(described, null, 2)}\n`);
+        } else {
+          process.stdout.write(
+            `${described.name}  (${described.side_effect}, ${described.risk} risk)\n\n${described.description}\n\ninput schema:\n${JSON.stringify(described.input_schema, null, 2)}\n`,
+          );
+        }
+        return EXIT.ok;
+      });
+    });
+
+  tools
+    .command('call')
+    .description('Call a tool directly, without a model, through the same dispatch as agent runs (validation, policy, SSRF guard, output cap all apply).')
+    .argument('<name>', 'tool name')
+    .requiredOption('--input <json>', 'the tool input as JSON, e.g. \'{"url": "https://example.org"}\'')
+    .option('--json', 'print the outcome as JSON')
+    .addHelpText('after', `\nExample:\n  $ forge tools call read_url --input '{"url": "https://nodejs.org/en/about/previous-releases"}'`)
+    .action(async (name: string, options: { input: string; json?: boolean }) => {
+      const json = options.json === true;
+      await withRuntime(json, async (runtime) => {
+        const input = parseJsonOption('--input', options.input);
+        const emitter = createRunEmitter(runtime.bus, `call-${newRunId()}`);
+        const unsubscribe = json ? () => {} : runtime.bus.subscribe((event) => process.stderr.write(`${formatEventLine(event)}\n`));
+        const outcome = await dispatchToolCall(
+          { name, input, callId: 'direct', iteration: null },
+          {
+            registry: runtime.registry,
+            policy: runtime.policy,
+            approvals: runtime.approvals,
+            emitter,
+            context: { runId: emitter.runId, signal: AbortSignal.timeout(120_000), fetch: runtime.fetch, utilityModel: undefined },
+          },
+        );
+        unsubscribe();
+        if (json) {
+          const { value: _value, ...shown } = outcome as typeof outcome & { value?: unknown };
+          process.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
+        } else {
+          process.stdout.write(`${outcome.output}\n`);
+        }
+        return outcome.ok ? EXIT.ok : EXIT.failed;
+      });
+    });
+}

@@ -1,0 +1,3 @@
+export { runLogPath } from './run-log-path.js';
+export { RunRecorder } from './run-recorder.js';
+export { totalsFromEvents, type RunTotals } from './run-totals.js';

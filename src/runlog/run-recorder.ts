@@ -1,0 +1,121 @@
+import { appendFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { EventBus, ForgeEvent, Store } from '../core/index.js';
+
+/**
+ * Persists one run's events as they happen: one JSON line each to the run log file, and the same
+ * events to the store (events, steps, model calls, and the run's final state on `run-end`).
+ * Writes are batched per tick so the loop never waits on disk; `close()` flushes everything and
+ * reports the first write failure, so nothing is lost silently.
+ */
+export class RunRecorder {
+  private readonly pendingLines: string[] = [];
+  private readonly pendingEvents: ForgeEvent[] = [];
+  private readonly toolInputs = new Map<string, unknown>();
+  private stepIndex = 0;
+  private scheduled = false;
+  private storeChain: Promise<void> = Promise.resolve();
+  private failure: unknown;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    bus: EventBus,
+    private readonly runId: string,
+    private readonly logFile: string,
+    private readonly store: Store,
+  ) {
+    mkdirSync(path.dirname(logFile), { recursive: true });
+    this.unsubscribe = bus.subscribe((event) => {
+      if (event.run_id === runId) this.accept(event);
+    });
+  }
+
+  private accept(event: ForgeEvent): void {
+    this.pendingLines.push(JSON.stringify(event));
+    this.pendingEvents.push(event);
+    if (event.type === 'run-end') {
+      this.flush();
+      return;
+    }
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    if (this.pendingLines.length > 0) {
+      const lines = this.pendingLines.splice(0).join('\n') + '\n';
+      try {
+        appendFileSync(this.logFile, lines);
+      } catch (error) {
+        this.failure ??= error;
+      }
+    }
+    const events = this.pendingEvents.splice(0);
+    if (events.length === 0) return;
+    this.storeChain = this.storeChain.then(async () => {
+      for (const event of events) await this.persist(event);
+    }).catch((error: unknown) => {
+      this.failure ??= error;
+    });
+  }
+
+  private async persist(event: ForgeEvent): Promise<void> {
+    await this.store.events.append(event);
+    switch (event.type) {
+      case 'tool-call-start':
+        this.toolInputs.set(event.call_id, event.input);
+        break;
+      case 'tool-result':
+      case 'tool-error':
+        await this.store.steps.record({
+          runId: this.runId,
+          index: this.stepIndex++,
+          callId: event.call_id,
+          tool: event.tool,
+          input: this.toolInputs.get(event.call_id) ?? null,
+          output: event.type === 'tool-result' ? event.output : null,
+          error: event.type === 'tool-error' ? event.error.message : null,
+          durationMs: event.duration_ms,
+        });
+        break;
+      case 'model-call':
+        await this.store.modelCalls.record({
+          runId: this.runId,
+          model: event.model,
+          purpose: event.purpose,
+          inputTokens: event.tokens.input,
+          outputTokens: event.tokens.output,
+          costUsd: event.cost_usd,
+          latencyMs: event.latency_ms,
+          inputHash: event.input_hash,
+          ts: event.ts,
+        });
+        break;
+      case 'run-end':
+        await this.store.runs.update(this.runId, {
+          status: event.status,
+          haltReason: event.halt_reason,
+          answer: event.answer,
+          llmCalls: event.llm_calls,
+          inputTokens: event.tokens.input,
+          outputTokens: event.tokens.output,
+          costUsd: event.cost_usd,
+          error: event.error?.message ?? null,
+        });
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** Writes what is pending, stops listening, and throws the first write failure if there was one. */
+  async close(): Promise<void> {
+    this.flush();
+    this.unsubscribe();
+    await this.storeChain;
+    if (this.failure !== undefined) throw this.failure;
+  }
+}

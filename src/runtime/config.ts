@@ -1,0 +1,66 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { ConfigurationError } from '../core/index.js';
+
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+function positiveInteger(variable: string) {
+  return z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      if (value === undefined || value.trim() === '') return undefined;
+      const parsed = Number(value);
+      if (!Number.isInteger(parsed) || parsed <= 0) {
+        context.addIssue({ code: 'custom', message: `${variable} must be a positive whole number, got "${value}"` });
+        return z.NEVER;
+      }
+      return parsed;
+    });
+}
+
+/** The environment variables Forge reads for its own settings (vendor keys are read where used). */
+export const forgeEnvironmentSchema = z.object({
+  FORGE_HOME: z.string().optional(),
+  FORGE_MODEL: z.string().optional(),
+  FORGE_TEST_MODEL: z.string().optional(),
+  FORGE_RESCUE_MODEL: z.string().optional(),
+  FORGE_DATABASE_URL: z.string().optional(),
+  FORGE_ALLOW_HOSTS: z.string().optional(),
+  FORGE_RESOLVE: z.string().optional(),
+  FORGE_HISTORY_MESSAGES: positiveInteger('FORGE_HISTORY_MESSAGES'),
+  FORGE_HISTORY_TOKENS: positiveInteger('FORGE_HISTORY_TOKENS'),
+});
+
+export interface ForgeConfig {
+  /** The data folder (runs, database, toolbox). */
+  readonly home: string;
+  readonly databaseUrl: string;
+  readonly allowHosts: string;
+  readonly resolve: string;
+  readonly historyMessages: number | undefined;
+  readonly historyTokens: number | undefined;
+  /** The whole environment, for vendor variables read by the model and search layers. */
+  readonly env: Environment;
+}
+
+/** Reads and validates Forge's settings; errors name the variable and what it should look like. */
+export function loadConfig(env: Environment, cwd: string = process.cwd()): ForgeConfig {
+  const parsed = forgeEnvironmentSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigurationError(String(issue.path[0] ?? 'environment'), issue.message);
+  }
+  const settings = parsed.data;
+  const home = path.resolve(cwd, settings.FORGE_HOME?.trim() || '.forge');
+  const databaseUrl = settings.FORGE_DATABASE_URL?.trim() || `file:${path.join(home, 'forge.db')}`;
+  return {
+    home,
+    databaseUrl,
+    allowHosts: settings.FORGE_ALLOW_HOSTS ?? '',
+    resolve: settings.FORGE_RESOLVE ?? '',
+    historyMessages: settings.FORGE_HISTORY_MESSAGES,
+    historyTokens: settings.FORGE_HISTORY_TOKENS,
+    env,
+  };
+}

@@ -1,0 +1,132 @@
+import { randomBytes } from 'node:crypto';
+import { DEFAULT_MEMORY_BOUNDS, DEFAULT_MAX_ITERATIONS, boundHistory, defaultPolicy, refuseApprovals, runAgent, type AgentRunResult } from '../agent/index.js';
+import { NotFoundError, type ApprovalGate, type GuardedFetch, type Policy, type Store } from '../core/index.js';
+import { InProcessEventBus, createRunEmitter } from '../events/index.js';
+import { CostMeter, createUtilityModel, defaultModelSlug, resolveModel, type ResolvedModel } from '../llm/index.js';
+import { RunRecorder, runLogPath } from '../runlog/index.js';
+import { openStore } from '../store/index.js';
+import { createBuiltinTools, searchConfigFromEnv } from '../tools/builtins/index.js';
+import { ToolRegistry } from '../tools/index.js';
+import { createGuardedFetch, parseAllowHosts, parseResolveEntries } from '../tools/security/index.js';
+import { loadConfig, type Environment, type ForgeConfig } from './config.js';
+import { toModelMessage, toStoredMessage } from './conversation-messages.js';
+
+/** Everything a command needs, wired with the embedded defaults. */
+export interface ForgeRuntime {
+  readonly config: ForgeConfig;
+  readonly store: Store;
+  readonly bus: InProcessEventBus;
+  readonly registry: ToolRegistry;
+  readonly fetch: GuardedFetch;
+  readonly policy: Policy;
+  readonly approvals: ApprovalGate;
+  close(): Promise<void>;
+}
+
+export function newRunId(): string {
+  return randomBytes(6).toString('hex');
+}
+
+/** Opens the store, builds the guard and the registry of built-in tools. */
+export async function openRuntime(env: Environment = process.env, cwd: string = process.cwd()): Promise<ForgeRuntime> {
+  const config = loadConfig(env, cwd);
+  const fetch = createGuardedFetch({
+    allowHosts: parseAllowHosts(config.allowHosts),
+    resolve: parseResolveEntries(config.resolve),
+  });
+  const registry = new ToolRegistry();
+  for (const tool of createBuiltinTools(searchConfigFromEnv(env))) registry.register(tool);
+  const store = await openStore({ url: config.databaseUrl });
+  return {
+    config,
+    store,
+    bus: new InProcessEventBus(),
+    registry,
+    fetch,
+    policy: defaultPolicy,
+    approvals: refuseApprovals,
+    close: () => store.close(),
+  };
+}
+
+export interface RunTaskOptions {
+  readonly task: string;
+  /** A slug, or a model built in code; default FORGE_MODEL or the first vendor with a key. */
+  readonly model?: string | ResolvedModel;
+  readonly maxIterations?: number;
+  readonly system?: string;
+  /** Continue this persisted conversation; a new one is created when absent. */
+  readonly conversationId?: string;
+  readonly signal?: AbortSignal;
+  readonly maxRetries?: number;
+}
+
+export interface RunTaskResult extends AgentRunResult {
+  readonly conversation_id: string;
+  readonly log_file: string;
+}
+
+/**
+ * Runs one task end to end: resolves the model (a clear error when none is configured), records the
+ * run in the store and the run log, continues the conversation with bounded history, and returns the
+ * documented JSON shape.
+ */
+export async function runTask(runtime: ForgeRuntime, options: RunTaskOptions): Promise<RunTaskResult> {
+  const { store, config } = runtime;
+  const model =
+    typeof options.model === 'object'
+      ? options.model
+      : resolveModel(defaultModelSlug(config.env, options.model), config.env, options.model === undefined ? 'FORGE_MODEL' : '--model');
+  const conversation =
+    options.conversationId === undefined
+      ? await store.conversations.create({ title: options.task.slice(0, 80) })
+      : await requireConversation(store, options.conversationId);
+  const bounds = {
+    maxMessages: config.historyMessages ?? DEFAULT_MEMORY_BOUNDS.maxMessages,
+    maxTokens: config.historyTokens ?? DEFAULT_MEMORY_BOUNDS.maxTokens,
+  };
+  const history = boundHistory((await store.conversations.listMessages(conversation.id, { lastN: bounds.maxMessages })).map(toModelMessage), bounds);
+
+  const runId = newRunId();
+  await store.runs.create({ id: runId, task: options.task, model: model.slug, conversationId: conversation.id });
+  const logFile = runLogPath(config.home, runId);
+  const recorder = new RunRecorder(runtime.bus, runId, logFile, store);
+  const emitter = createRunEmitter(runtime.bus, runId);
+  const meter = new CostMeter(runId);
+  let result: AgentRunResult;
+  try {
+    result = await runAgent({
+      task: options.task,
+      model,
+      registry: runtime.registry,
+      emitter,
+      meter,
+      policy: runtime.policy,
+      approvals: runtime.approvals,
+      toolContext: { fetch: runtime.fetch, utilityModel: createUtilityModel(model, meter, emitter.emit) },
+      ...(options.system === undefined ? {} : { system: options.system }),
+      history,
+      conversationId: conversation.id,
+      maxIterations: options.maxIterations ?? DEFAULT_MAX_ITERATIONS,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+      onMessages: async (messages, details) => {
+        await store.conversations.appendMessages(
+          conversation.id,
+          messages.map((message) => toStoredMessage(message, runId, details)),
+        );
+      },
+    });
+  } finally {
+    await recorder.close();
+  }
+  return { ...result, conversation_id: conversation.id, log_file: logFile };
+}
+
+async function requireConversation(store: Store, id: string) {
+  const conversation = await store.conversations.get(id);
+  if (conversation === undefined) {
+    throw new NotFoundError('conversation', id, 'Use the conversation_id printed by an earlier `forge run --json`, or omit --conversation to start a new one.');
+  }
+  return conversation;
+}
