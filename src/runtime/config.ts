@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { ConfigurationError } from '../core/index.js';
+import { databaseUrlFromEnv } from '../store/index.js';
 
 export type Environment = Readonly<Record<string, string | undefined>>;
 
@@ -53,7 +54,7 @@ export function loadConfig(env: Environment, cwd: string = process.cwd()): Forge
   }
   const settings = parsed.data;
   const home = path.resolve(cwd, settings.FORGE_HOME?.trim() || '.forge');
-  const databaseUrl = settings.FORGE_DATABASE_URL?.trim() || `file:${path.join(home, 'forge.db')}`;
+  const databaseUrl = databaseUrlFromEnv(env, home);
   return {
     home,
     databaseUrl,

@@ -1,0 +1,52 @@
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigurationError } from '../core/index.js';
+import { databaseLocationFromUrl } from './database-location.js';
+
+function refusalOf(url: string): ConfigurationError {
+  try {
+    databaseLocationFromUrl(url);
+  } catch (error) {
+    if (error instanceof ConfigurationError) return error;
+    throw error;
+  }
+  throw new Error(`${url} was accepted.`);
+}
+
+describe('databaseLocationFromUrl', () => {
+  it('reads memory, file: URLs and plain paths', () => {
+    expect(databaseLocationFromUrl(':memory:')).toEqual({ kind: 'memory' });
+    expect(databaseLocationFromUrl('file::memory:')).toEqual({ kind: 'memory' });
+    expect(databaseLocationFromUrl('file:/var/forge/forge.db')).toEqual({ kind: 'file', path: '/var/forge/forge.db' });
+    expect(databaseLocationFromUrl('file:///var/forge/forge.db')).toEqual({ kind: 'file', path: '/var/forge/forge.db' });
+    expect(databaseLocationFromUrl('file://localhost/var/forge/forge.db')).toEqual({ kind: 'file', path: '/var/forge/forge.db' });
+    expect(databaseLocationFromUrl('file:///var/my%20forge/a%23b.db')).toEqual({ kind: 'file', path: '/var/my forge/a#b.db' });
+    expect(databaseLocationFromUrl('/var/forge/forge.db')).toEqual({ kind: 'file', path: '/var/forge/forge.db' });
+    expect(databaseLocationFromUrl('  /var/forge/forge.db  ')).toEqual({ kind: 'file', path: '/var/forge/forge.db' });
+  });
+
+  it('resolves relative paths and relative file: URLs against the current folder', () => {
+    expect(databaseLocationFromUrl('.forge/forge.db')).toEqual({ kind: 'file', path: resolve('.forge/forge.db') });
+    expect(databaseLocationFromUrl('file:.forge/forge.db')).toEqual({ kind: 'file', path: resolve('.forge/forge.db') });
+    expect(databaseLocationFromUrl('forge.db')).toEqual({ kind: 'file', path: resolve('forge.db') });
+  });
+
+  it('says PostgreSQL is not available yet, without repeating the URL\'s password', () => {
+    for (const url of ['postgres://forge:s3cret@db:5432/forge', 'POSTGRESQL://forge:s3cret@db/forge']) {
+      const error = refusalOf(url);
+      expect(error.variable).toBe('FORGE_DATABASE_URL');
+      expect(error.message).toMatch(/PostgreSQL store is not available yet in this build/);
+      expect(error.message).toMatch(/Unset FORGE_DATABASE_URL to use the embedded file database/);
+      expect(error.message).not.toContain('s3cret');
+    }
+  });
+
+  it('refuses other schemes and malformed file: URLs, listing the accepted forms', () => {
+    for (const url of ['libsql://db.turso.io', 'https://example.com/forge.db', 'mysql://forge:s3cret@db/forge', 'file:/a.db?mode=ro', 'file://server/share/a.db', '   ']) {
+      const error = refusalOf(url);
+      expect(error.message).toMatch(/Accepted forms: a file path .*file:\/absolute\/path\.db.*:memory:/);
+      expect(error.message).not.toContain('s3cret');
+    }
+    expect(refusalOf('libsql://db.turso.io').message).toMatch(/Unsupported database URL scheme "libsql:"/);
+  });
+});

@@ -1,0 +1,54 @@
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ConfigurationError } from '../core/index.js';
+
+/** Where a database URL says the embedded database lives: a file (absolute path) or memory. */
+export type DatabaseLocation = { readonly kind: 'memory' } | { readonly kind: 'file'; readonly path: string };
+
+const acceptedForms =
+  'Accepted forms: a file path (absolute, or relative to the current folder), file:/absolute/path.db, file:relative/path.db, or :memory:.';
+
+/**
+ * Reads a database URL: `:memory:`, a `file:` URL (absolute or relative), or a plain filesystem path.
+ * Relative paths resolve against the current working folder. Throws `ConfigurationError` for a
+ * PostgreSQL URL (no PostgreSQL store in this build yet) and for any other form, listing the accepted
+ * ones. Never repeats a whole URL in an error, since server URLs can carry passwords.
+ */
+export function databaseLocationFromUrl(url: string): DatabaseLocation {
+  const text = url.trim();
+  if (text === '') throw new ConfigurationError('FORGE_DATABASE_URL', `The database URL is empty. ${acceptedForms}`);
+  if (text === ':memory:') return { kind: 'memory' };
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(text)?.[1]?.toLowerCase();
+  // A one-letter "scheme" is a Windows drive (C:\forge.db): a path, not a URL.
+  if (scheme === undefined || scheme.length === 1) return { kind: 'file', path: resolve(text) };
+  if (scheme === 'file') return fileUrlLocation(text);
+  if (scheme === 'postgres' || scheme === 'postgresql') {
+    throw new ConfigurationError(
+      'FORGE_DATABASE_URL',
+      'The PostgreSQL store is not available yet in this build. Unset FORGE_DATABASE_URL to use the embedded file database.',
+      'Unset FORGE_DATABASE_URL (or set it to a file path) and Forge keeps its data in forge.db inside FORGE_HOME.',
+    );
+  }
+  throw new ConfigurationError('FORGE_DATABASE_URL', `Unsupported database URL scheme "${scheme}:". ${acceptedForms}`);
+}
+
+function fileUrlLocation(url: string): DatabaseLocation {
+  const rest = url.slice('file:'.length);
+  if (rest === ':memory:') return { kind: 'memory' };
+  if (/[?#]/.test(rest)) {
+    throw new ConfigurationError(
+      'FORGE_DATABASE_URL',
+      `A file: database URL takes no query or fragment. Write ? and # in a file name as %3F and %23. ${acceptedForms}`,
+    );
+  }
+  try {
+    // The URL standard has no relative file URLs, so only absolute ones go through the URL parser.
+    return { kind: 'file', path: rest.startsWith('/') ? fileURLToPath(url) : resolve(decodeURIComponent(rest)) };
+  } catch (error) {
+    throw new ConfigurationError('FORGE_DATABASE_URL', `Not a usable file: URL (${describeCause(error)}). ${acceptedForms}`);
+  }
+}
+
+function describeCause(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

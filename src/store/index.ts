@@ -1,0 +1,5 @@
+export { openStore } from './open-store.js';
+export { databaseUrlFromEnv } from './database-url-from-env.js';
+export { LibsqlStore } from './libsql/index.js';
+export { DuplicateRecordError } from './duplicate-record-error.js';
+export { SchemaVersionError } from './migrations/index.js';

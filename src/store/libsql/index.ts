@@ -1,0 +1,1 @@
+export { LibsqlStore } from './libsql-store.js';

@@ -1,0 +1,38 @@
+import type { Client } from '@libsql/client';
+import { NotFoundError, type EventStore, type ForgeEvent } from '../../core/index.js';
+import { DuplicateRecordError } from '../duplicate-record-error.js';
+import { constraintViolation } from './constraint-violation.js';
+import { readText } from './row-values.js';
+
+/**
+ * Events in the `events` table, each stored whole as JSON so it reads back exactly as it was appended.
+ * An event belongs to a stored run: appending one for an unknown run throws `NotFoundError`, and
+ * appending a `seq` the run already has throws `DuplicateRecordError`.
+ */
+export class LibsqlEventStore implements EventStore {
+  constructor(private readonly client: Client) {}
+
+  async append(event: ForgeEvent): Promise<void> {
+    try {
+      await this.client.execute({
+        sql: 'INSERT INTO events (run_id, seq, type, ts, body) VALUES (?, ?, ?, ?, ?)',
+        args: [event.run_id, event.seq, event.type, event.ts, JSON.stringify(event)],
+      });
+    } catch (error) {
+      switch (constraintViolation(error)) {
+        case 'unique':
+          throw new DuplicateRecordError('event', { runId: event.run_id, seq: event.seq });
+        case 'foreign-key':
+          throw new NotFoundError('run', event.run_id, 'Create the run with store.runs.create before appending its events.');
+        default:
+          throw error;
+      }
+    }
+  }
+
+  async list(runId: string): Promise<ForgeEvent[]> {
+    const result = await this.client.execute({ sql: 'SELECT body FROM events WHERE run_id = ? ORDER BY seq', args: [runId] });
+    // Returned as stored, not re-validated: an event written under an older event schema must still read.
+    return result.rows.map((row) => JSON.parse(readText(row, 'body')) as ForgeEvent);
+  }
+}

@@ -1,0 +1,42 @@
+import type { Client, Row } from '@libsql/client';
+import type { ModelCallRecord, ModelCallStore } from '../../core/index.js';
+import { readNullableNumber, readNullableText, readNumber, readText } from './row-values.js';
+
+/**
+ * The model-call ledger in `model_calls`, listed per run in the order the calls were recorded. An
+ * unknown price stays `null`; it is never stored as $0.
+ */
+export class LibsqlModelCallStore implements ModelCallStore {
+  constructor(private readonly client: Client) {}
+
+  async record(call: ModelCallRecord): Promise<void> {
+    await this.client.execute({
+      sql: `INSERT INTO model_calls (run_id, model, purpose, input_tokens, output_tokens, cost_usd, latency_ms, input_hash, ts)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      args: [call.runId, call.model, call.purpose, call.inputTokens, call.outputTokens, call.costUsd, call.latencyMs, call.inputHash, call.ts],
+    });
+  }
+
+  async list(runId: string): Promise<ModelCallRecord[]> {
+    const result = await this.client.execute({
+      sql: `SELECT run_id, model, purpose, input_tokens, output_tokens, cost_usd, latency_ms, input_hash, ts
+            FROM model_calls WHERE run_id = ? ORDER BY id`,
+      args: [runId],
+    });
+    return result.rows.map(modelCallFromRow);
+  }
+}
+
+function modelCallFromRow(row: Row): ModelCallRecord {
+  return {
+    runId: readNullableText(row, 'run_id'),
+    model: readText(row, 'model'),
+    purpose: readText(row, 'purpose'),
+    inputTokens: readNumber(row, 'input_tokens'),
+    outputTokens: readNumber(row, 'output_tokens'),
+    costUsd: readNullableNumber(row, 'cost_usd'),
+    latencyMs: readNumber(row, 'latency_ms'),
+    inputHash: readText(row, 'input_hash'),
+    ts: readText(row, 'ts'),
+  };
+}

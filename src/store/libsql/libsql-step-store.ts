@@ -1,0 +1,56 @@
+import type { Client, Row } from '@libsql/client';
+import { NotFoundError, type NewStep, type StepRecord, type StepStore } from '../../core/index.js';
+import { DuplicateRecordError } from '../duplicate-record-error.js';
+import { fromJsonColumn, toJsonColumn } from '../json-column.js';
+import { constraintViolation } from './constraint-violation.js';
+import { readNullableText, readNumber, readText } from './row-values.js';
+
+/**
+ * Steps in the `steps` table; a step's `index` is its `position` column. A step belongs to a stored
+ * run: recording one for an unknown run throws `NotFoundError`, and recording an index the run
+ * already has throws `DuplicateRecordError`.
+ */
+export class LibsqlStepStore implements StepStore {
+  constructor(private readonly client: Client) {}
+
+  async record(step: NewStep): Promise<void> {
+    try {
+      await this.client.execute({
+        sql: `INSERT INTO steps (run_id, position, call_id, tool, input, output, error, duration_ms, created_at)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        args: [step.runId, step.index, step.callId, step.tool, toJsonColumn(step.input), step.output, step.error, step.durationMs, new Date().toISOString()],
+      });
+    } catch (error) {
+      switch (constraintViolation(error)) {
+        case 'unique':
+          throw new DuplicateRecordError('step', { runId: step.runId, index: step.index });
+        case 'foreign-key':
+          throw new NotFoundError('run', step.runId, 'Create the run with store.runs.create before recording its steps.');
+        default:
+          throw error;
+      }
+    }
+  }
+
+  async list(runId: string): Promise<StepRecord[]> {
+    const result = await this.client.execute({
+      sql: 'SELECT run_id, position, call_id, tool, input, output, error, duration_ms, created_at FROM steps WHERE run_id = ? ORDER BY position',
+      args: [runId],
+    });
+    return result.rows.map(stepFromRow);
+  }
+}
+
+function stepFromRow(row: Row): StepRecord {
+  return {
+    runId: readText(row, 'run_id'),
+    index: readNumber(row, 'position'),
+    callId: readText(row, 'call_id'),
+    tool: readText(row, 'tool'),
+    input: fromJsonColumn(readNullableText(row, 'input')),
+    output: readNullableText(row, 'output'),
+    error: readNullableText(row, 'error'),
+    durationMs: readNumber(row, 'duration_ms'),
+    createdAt: readText(row, 'created_at'),
+  };
+}

@@ -1,0 +1,243 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createClient, type Client } from '@libsql/client';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigurationError, type NewRun, type Store } from '../../core/index.js';
+import { migrationsFor, SchemaVersionError } from '../migrations/index.js';
+import { openStore } from '../open-store.js';
+import { describeStoreContract } from '../store-contract.js';
+import { applyMigrations } from './apply-migrations.js';
+import { LibsqlStore } from './libsql-store.js';
+import { sqliteDialect } from './sqlite-dialect.js';
+
+const aRun: NewRun = { id: 'run-1', task: 'task', model: 'openai:gpt-4.1-mini', conversationId: null };
+
+describeStoreContract('libsql file database', async () => {
+  const folder = await mkdtemp(join(tmpdir(), 'forge-store-'));
+  const path = join(folder, 'forge.db');
+  const opened: Store[] = [await openStore({ url: path })];
+  return {
+    store: opened[0] as Store,
+    reopen: async () => {
+      const store = await openStore({ url: path });
+      opened.push(store);
+      return store;
+    },
+    cleanup: async () => {
+      await Promise.all(opened.map((store) => store.close()));
+      await rm(folder, { recursive: true, force: true });
+    },
+  };
+}, { durable: true });
+
+describeStoreContract(
+  'libsql :memory: database',
+  async () => {
+    const store = await openStore({ url: ':memory:' });
+    return { store, cleanup: () => store.close() };
+  },
+  { durable: false },
+);
+
+describe('LibsqlStore on a file', () => {
+  let folder: string;
+  const clients: Client[] = [];
+  const stores: Store[] = [];
+
+  beforeEach(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'forge-store-'));
+  });
+
+  afterEach(async () => {
+    for (const client of clients.splice(0)) client.close();
+    await Promise.all(stores.splice(0).map((store) => store.close()));
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  async function open(url: string): Promise<Store> {
+    const store = await openStore({ url });
+    stores.push(store);
+    return store;
+  }
+
+  function rawClient(path: string): Client {
+    const client = createClient({ url: pathToFileURL(path).href });
+    clients.push(client);
+    return client;
+  }
+
+  async function appliedMigrations(path: string): Promise<{ version: unknown; name: unknown; applied_at: unknown }[]> {
+    const result = await rawClient(path).execute('SELECT version, name, applied_at FROM schema_migrations ORDER BY version');
+    return result.rows.map((row) => ({ version: row['version'], name: row['name'], applied_at: row['applied_at'] }));
+  }
+
+  it('applies each migration once, however often the file is opened', async () => {
+    const path = join(folder, 'forge.db');
+    const first = await open(path);
+    await first.runs.create(aRun);
+    const afterFirstOpen = await appliedMigrations(path);
+    await first.close();
+
+    const second = await open(path);
+
+    expect(afterFirstOpen.map((row) => row.version)).toEqual(migrationsFor(sqliteDialect).map((migration) => migration.version));
+    expect(afterFirstOpen.map((row) => row.name)).toEqual(migrationsFor(sqliteDialect).map((migration) => migration.name));
+    expect(await appliedMigrations(path)).toEqual(afterFirstOpen);
+    expect((await second.runs.list()).map((run) => run.id)).toEqual(['run-1']);
+  });
+
+  it('refuses a database stamped by a newer Forge and leaves it untouched', async () => {
+    const path = join(folder, 'forge.db');
+    const store = await open(path);
+    await store.runs.create(aRun);
+    await store.close();
+    await rawClient(path).execute("INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, 'from-the-future', '2099-01-01T00:00:00.000Z')");
+    const stamped = await appliedMigrations(path);
+
+    const error = await openStore({ url: path }).then(
+      (unexpected) => {
+        stores.push(unexpected);
+        throw new Error('A database from a newer Forge was opened.');
+      },
+      (refusal: unknown) => refusal,
+    );
+
+    expect(error).toBeInstanceOf(SchemaVersionError);
+    expect(error).toMatchObject({ unknownVersions: [999], latestKnownVersion: 1 });
+    expect((error as Error).message).toMatch(/schema version 999.*only knows versions up to 1.*newer Forge/);
+    expect(await appliedMigrations(path)).toEqual(stamped);
+    const runs = await rawClient(path).execute('SELECT id FROM runs');
+    expect(runs.rows.map((row) => row['id'])).toEqual(['run-1']);
+  });
+
+  it('applies pending migrations all or nothing', async () => {
+    const path = join(folder, 'forge.db');
+    const client = rawClient(path);
+    const migrations = [
+      { version: 1, name: 'good', up: ['CREATE TABLE first_table (id INTEGER)'] },
+      { version: 2, name: 'broken', up: ['CREATE TABLE second_table (id INTEGER)', 'INSERT INTO table_that_does_not_exist VALUES (1)'] },
+    ];
+
+    await expect(applyMigrations(client, migrations)).rejects.toThrow(/table_that_does_not_exist/);
+
+    const tables = await client.execute("SELECT name FROM sqlite_master WHERE type = 'table'");
+    expect(tables.rows).toEqual([]);
+  });
+
+  it('puts the file in write-ahead-log mode, on connections that sync every commit and enforce foreign keys', async () => {
+    const path = join(folder, 'forge.db');
+    await open(path);
+    const client = rawClient(path);
+
+    const mode = await client.execute('PRAGMA journal_mode');
+    // The store relies on libSQL's connection defaults for these two, since a pooled client offers no
+    // hook to set a pragma on every connection it opens.
+    const synchronous = await client.execute('PRAGMA synchronous');
+    const foreignKeys = await client.execute('PRAGMA foreign_keys');
+
+    expect(mode.rows[0]?.['journal_mode']).toBe('wal');
+    expect(synchronous.rows[0]?.['synchronous']).toBe(2);
+    expect(foreignKeys.rows[0]?.['foreign_keys']).toBe(1);
+  });
+
+  it('waits for another process\'s write lock instead of failing at once', async () => {
+    const path = join(folder, 'forge.db');
+    const store = await open(path);
+    const holdMs = 600;
+    const holder = await holdWriteLock(path, holdMs);
+
+    const started = performance.now();
+    await store.runs.create(aRun);
+    const waited = performance.now() - started;
+
+    await holder.exited;
+    expect(waited).toBeGreaterThan(holdMs / 3);
+    expect((await store.runs.list()).map((run) => run.id)).toEqual(['run-1']);
+  });
+
+  it('creates missing folders for a plain path and for a file: URL', async () => {
+    const plainPath = join(folder, 'a', 'b', 'forge.db');
+    const urlPath = join(folder, 'c d', 'e#f', 'forge.db');
+
+    await open(plainPath);
+    await open(pathToFileURL(urlPath).href);
+
+    expect(existsSync(plainPath)).toBe(true);
+    expect(existsSync(urlPath)).toBe(true);
+  });
+
+  it('resolves a relative path against the current folder', async () => {
+    const previous = process.cwd();
+    process.chdir(folder);
+    try {
+      await open('data/forge.db');
+      await open('file:other/forge.db');
+    } finally {
+      process.chdir(previous);
+    }
+
+    expect(existsSync(join(folder, 'data', 'forge.db'))).toBe(true);
+    expect(existsSync(join(folder, 'other', 'forge.db'))).toBe(true);
+  });
+});
+
+describe('LibsqlStore in memory', () => {
+  it('gives every store its own database', async () => {
+    const first = await LibsqlStore.open({ url: ':memory:' });
+    const second = await LibsqlStore.open({ url: ':memory:' });
+    try {
+      await first.runs.create(aRun);
+
+      expect(await first.runs.list()).toHaveLength(1);
+      expect(await second.runs.list()).toEqual([]);
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+});
+
+describe('openStore with a server URL', () => {
+  it.each(['postgres://forge:s3cret@db.internal:5432/forge', 'postgresql://forge:s3cret@db.internal/forge'])(
+    'says the PostgreSQL store is not available yet for %s',
+    async (url) => {
+      const error = await openStore({ url }).then(
+        () => undefined,
+        (refusal: unknown) => refusal,
+      );
+
+      expect(error).toBeInstanceOf(ConfigurationError);
+      const message = (error as ConfigurationError).message;
+      expect(message).toMatch(/PostgreSQL store is not available yet in this build/);
+      expect(message).toMatch(/Unset FORGE_DATABASE_URL to use the embedded file database/);
+      expect(message).not.toContain('s3cret');
+    },
+  );
+});
+
+/** Starts a separate process that takes the database's write lock, and resolves once it holds it. */
+async function holdWriteLock(path: string, holdMs: number): Promise<{ exited: Promise<void> }> {
+  const script = `
+    import { createClient } from '@libsql/client';
+    const client = createClient({ url: ${JSON.stringify(pathToFileURL(path).href)} });
+    const transaction = await client.transaction('write');
+    await transaction.execute("INSERT INTO conversations (id, title, created_at) VALUES ('held', NULL, '2026-01-01T00:00:00.000Z')");
+    process.stdout.write('locked\\n');
+    setTimeout(async () => { await transaction.commit(); client.close(); }, ${holdMs});
+  `;
+  const child = spawn(process.execPath, ['--input-type=module', '--eval', script], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise<void>((resolve, reject) => {
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`The lock holder exited with code ${code}.`))));
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('locked')) resolve();
+    });
+    exited.then(() => reject(new Error('The lock holder exited before taking the lock.')), reject);
+  });
+  return { exited };
+}

@@ -1,0 +1,60 @@
+import { createClient, type Client } from '@libsql/client';
+import type { ConversationStore, EventStore, ModelCallStore, RunStore, StepStore, Store } from '../../core/index.js';
+import { migrationsFor } from '../migrations/index.js';
+import { applyMigrations } from './apply-migrations.js';
+import { LibsqlConversationStore } from './libsql-conversation-store.js';
+import { LibsqlEventStore } from './libsql-event-store.js';
+import { LibsqlModelCallStore } from './libsql-model-call-store.js';
+import { LibsqlRunStore } from './libsql-run-store.js';
+import { LibsqlStepStore } from './libsql-step-store.js';
+import { sqliteDialect } from './sqlite-dialect.js';
+
+/** How long a write waits for another process's lock on the same file before failing with SQLITE_BUSY. */
+const busyTimeoutMs = 5_000;
+
+/**
+ * The embedded store: a libSQL (SQLite) database in one file, or in memory. `open` runs the schema
+ * migrations before it resolves, and refuses a database a newer Forge wrote (`SchemaVersionError`).
+ *
+ * Every write is a single statement or a single transaction and is committed when its promise
+ * resolves. libSQL opens connections with SQLite's `synchronous=FULL` and foreign keys enforced, so a
+ * committed write survives a crash of the process or the machine, and records cannot point at a
+ * missing owner.
+ */
+export class LibsqlStore implements Store {
+  readonly runs: RunStore;
+  readonly events: EventStore;
+  readonly steps: StepStore;
+  readonly conversations: ConversationStore;
+  readonly modelCalls: ModelCallStore;
+
+  private constructor(private readonly client: Client) {
+    this.runs = new LibsqlRunStore(client);
+    this.events = new LibsqlEventStore(client);
+    this.steps = new LibsqlStepStore(client);
+    this.conversations = new LibsqlConversationStore(client);
+    this.modelCalls = new LibsqlModelCallStore(client);
+  }
+
+  /**
+   * Opens the database at a libSQL URL, `file:<path>` or `:memory:`, and migrates it. The folder of
+   * a file must already exist (`openStore` creates it). Each `:memory:` store is its own database.
+   */
+  static async open(options: { url: string }): Promise<LibsqlStore> {
+    const client = createClient({ url: options.url, timeout: busyTimeoutMs });
+    try {
+      // WAL lets readers (the UI, `forge stats`) work while a run writes. The mode is stored in the file
+      // itself, so setting it once covers every connection; an in-memory database keeps its own mode.
+      await client.execute('PRAGMA journal_mode = WAL');
+      await applyMigrations(client, migrationsFor(sqliteDialect));
+    } catch (error) {
+      client.close();
+      throw error;
+    }
+    return new LibsqlStore(client);
+  }
+
+  async close(): Promise<void> {
+    this.client.close();
+  }
+}

@@ -1,0 +1,34 @@
+import type { Row } from '@libsql/client';
+
+// The schema guarantees each column's type; a mismatch means the file was changed behind Forge's back,
+// and reading on would hand callers wrong data.
+function mismatch(column: string, expected: string, value: unknown): Error {
+  return new TypeError(`Column "${column}" holds ${typeof value} where the schema promises ${expected}; the database file was changed outside Forge.`);
+}
+
+export function readText(row: Row, column: string): string {
+  const value = row[column];
+  if (typeof value !== 'string') throw mismatch(column, 'text', value);
+  return value;
+}
+
+export function readNullableText(row: Row, column: string): string | null {
+  return row[column] === null ? null : readText(row, column);
+}
+
+export function readNumber(row: Row, column: string): number {
+  const value = row[column];
+  if (typeof value !== 'number') throw mismatch(column, 'a number', value);
+  return value;
+}
+
+export function readNullableNumber(row: Row, column: string): number | null {
+  return row[column] === null ? null : readNumber(row, column);
+}
+
+/** The single row a write with RETURNING produced. */
+export function onlyRow(rows: readonly Row[]): Row {
+  const row = rows[0];
+  if (row === undefined || rows.length > 1) throw new Error(`Expected exactly one row back from the database, got ${rows.length}.`);
+  return row;
+}

@@ -1,0 +1,22 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Store } from '../core/index.js';
+import { databaseLocationFromUrl } from './database-location.js';
+import { LibsqlStore } from './libsql/index.js';
+
+/**
+ * Opens the store a database URL names and brings its schema up to date. Accepts `:memory:`, a
+ * `file:` URL (`file:/absolute/path.db`, `file:relative/path.db`) or a plain filesystem path, relative
+ * paths resolving against the current working folder; creates the file and its folder when missing.
+ *
+ * Throws `ConfigurationError` for a `postgres://` or `postgresql://` URL (the PostgreSQL store is not
+ * in this build yet) and for any other scheme, and `SchemaVersionError` for a database a newer Forge
+ * wrote, which it leaves untouched.
+ */
+export async function openStore(options: { url: string }): Promise<Store> {
+  const location = databaseLocationFromUrl(options.url);
+  if (location.kind === 'memory') return LibsqlStore.open({ url: ':memory:' });
+  await mkdir(dirname(location.path), { recursive: true });
+  return LibsqlStore.open({ url: pathToFileURL(location.path).href });
+}
