@@ -92,11 +92,14 @@ export class ApprovalDeniedError extends ForgeError {
 export class NetworkBlockedError extends ForgeError {
   readonly url: string;
   readonly reason: string;
-  constructor(url: string, reason: string) {
+  /** `hint` replaces the generic advice when the guard knows better (e.g. the exact host:port to allow). */
+  constructor(url: string, reason: string, hint?: string) {
     super({
       name: 'NetworkBlockedError',
       message: `Request to ${url} refused: ${reason}`,
-      hint: 'Forge blocks private, loopback, link-local and metadata addresses. To reach a self-hosted service on purpose, list its host:port in FORGE_ALLOW_HOSTS.',
+      hint:
+        hint ??
+        'Forge blocks private, loopback, link-local and metadata addresses. To reach a self-hosted service on purpose, list its host:port in FORGE_ALLOW_HOSTS.',
     });
     this.url = url;
     this.reason = reason;

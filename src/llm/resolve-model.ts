@@ -88,9 +88,7 @@ export function resolveModel(slugText: string, env: Environment, variable = 'mod
 }
 
 /** The explanation shown when no model is configured at all: one screen, no stack trace. */
-export const NO_MODEL_HELP = `Forge needs a model, and none is configured.
-
-Pick one of these and run your command again:
+export const NO_MODEL_HELP = `Pick one of these and run your command again:
 
   Hosted (set a key):
     export OPENAI_API_KEY=sk-...            # uses openai:gpt-4.1-mini

@@ -1,0 +1,50 @@
+import { STATUS_CODES } from 'node:http';
+import { z } from 'zod';
+import { defineTool, ToolExecutionError } from '../../core/index.js';
+import { classifyContent, describeBinaryBody, mediaTypeOf } from './content-kind.js';
+import { htmlToMarkdown } from './html-to-markdown.js';
+
+/**
+ * What `read_url` returns. `url` is the final URL after redirects; `markdown` is the page's main
+ * content for HTML, the body itself for text and JSON, and a one-line description for binary types.
+ * `truncated` is true when the body was cut at the guard's byte cap.
+ */
+export interface ReadUrlOutput {
+  readonly url: string;
+  readonly title: string | null;
+  readonly content_type: string;
+  readonly markdown: string;
+  readonly truncated: boolean;
+}
+
+const accept = 'text/html,application/xhtml+xml,text/plain;q=0.9,application/json;q=0.9,*/*;q=0.5';
+
+/** `read_url({url})`: reads one web page through the guarded fetch. HTTP 4xx/5xx are tool errors. */
+export const readUrlTool = defineTool({
+  name: 'read_url',
+  description:
+    'Read a web page and get its main content as markdown (navigation, ads and footers removed), with its title and final URL after redirects. Text and JSON come back as they are; binary files are only described.',
+  inputSchema: z.object({
+    url: z.string().trim().min(1).describe('The absolute http(s) URL to read.'),
+  }),
+  risk: 'low',
+  sideEffect: 'external',
+  async execute(input, context): Promise<ReadUrlOutput> {
+    const response = await context.fetch(input.url, { headers: { accept }, signal: context.signal });
+    if (response.status >= 400) {
+      throw new ToolExecutionError('read_url', `${response.url} answered HTTP ${response.status} (${STATUS_CODES[response.status] ?? 'unknown status'}).`);
+    }
+    const contentType = response.headers['content-type'];
+    const base = { url: response.url, content_type: mediaTypeOf(contentType) || 'unknown', truncated: response.truncated };
+    switch (classifyContent(contentType, response.body)) {
+      case 'html': {
+        const page = htmlToMarkdown(response.text(), response.url);
+        return { ...base, title: page.title, markdown: page.markdown };
+      }
+      case 'text':
+        return { ...base, title: null, markdown: response.text() };
+      case 'binary':
+        return { ...base, title: null, markdown: describeBinaryBody(contentType, response.body.length, response.truncated) };
+    }
+  },
+});

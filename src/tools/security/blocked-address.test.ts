@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { describeBlockedAddress } from './blocked-address.js';
+
+describe('describeBlockedAddress', () => {
+  it.each([
+    ['127.0.0.1', 'a loopback address'],
+    ['127.255.255.254', 'a loopback address'],
+    ['10.0.0.1', 'a private (RFC 1918) address'],
+    ['172.16.0.1', 'a private (RFC 1918) address'],
+    ['172.31.255.255', 'a private (RFC 1918) address'],
+    ['192.168.1.1', 'a private (RFC 1918) address'],
+    ['169.254.169.254', 'cloud metadata'],
+    ['100.100.100.200', 'cloud metadata'],
+    ['169.254.10.10', 'a link-local address'],
+    ['100.64.0.1', 'carrier-grade NAT'],
+    ['100.127.255.255', 'carrier-grade NAT'],
+    ['0.0.0.0', 'unspecified'],
+    ['0.1.2.3', 'unspecified'],
+    ['224.0.0.1', 'a multicast address'],
+    ['239.255.255.250', 'a multicast address'],
+    ['255.255.255.255', 'the broadcast address'],
+    ['240.0.0.1', 'reserved'],
+    ['198.18.0.1', 'benchmarking'],
+    ['198.19.255.255', 'benchmarking'],
+    ['192.0.2.10', 'documentation'],
+    ['192.0.0.8', 'IETF protocol assignment'],
+    ['::1', 'a loopback address'],
+    ['::', 'the unspecified address'],
+    ['fe80::1', 'a link-local address'],
+    ['fe80::1%eth0', 'a link-local address'],
+    ['fc00::1', 'unique local'],
+    ['fd12:3456::1', 'unique local'],
+    ['fd00:ec2::254', 'cloud metadata address (AWS)'],
+    ['ff02::1', 'a multicast address'],
+    ['fec0::1', 'site-local'],
+    ['2001:db8::1', 'documentation'],
+    ['100::1', 'discard-only'],
+    ['::ffff:127.0.0.1', 'IPv4-mapped IPv6 address embedding 127.0.0.1, a loopback address'],
+    ['::ffff:7f00:1', 'IPv4-mapped IPv6 address embedding 127.0.0.1, a loopback address'],
+    ['0:0:0:0:0:ffff:a9fe:a9fe', 'embedding 169.254.169.254, a cloud metadata address'],
+    ['::ffff:0:10.0.0.1', 'IPv4-translated IPv6 address embedding 10.0.0.1'],
+    ['::127.0.0.1', 'IPv4-compatible IPv6 address embedding 127.0.0.1, a loopback address'],
+    ['::8.8.8.8', 'deprecated IPv4-compatible'],
+    ['64:ff9b::7f00:1', 'NAT64 IPv6 address embedding 127.0.0.1'],
+    ['64:ff9b::10.1.2.3', 'NAT64 IPv6 address embedding 10.1.2.3, a private'],
+    ['64:ff9b:1::a00:1', 'local-use NAT64'],
+    ['2002:7f00:1::', '6to4 IPv6 address embedding 127.0.0.1'],
+    ['2002:a9fe:a9fe::1', '6to4 IPv6 address embedding 169.254.169.254'],
+    ['2001:0:4136:e378:8000:63bf:80ff:fffe', 'Teredo IPv6 address embedding 127.0.0.1'],
+    ['5f00::1', 'not a global unicast'],
+    ['not-an-address', 'not a valid IP address'],
+  ])('blocks %s (%s)', (address, reason) => {
+    expect(describeBlockedAddress(address)).toContain(reason);
+  });
+
+  it.each([
+    '8.8.8.8',
+    '1.1.1.1',
+    '93.184.216.34',
+    '172.32.0.1',
+    '172.15.255.255',
+    '100.128.0.1',
+    '100.63.255.255',
+    '169.253.0.1',
+    '198.20.0.1',
+    '223.255.255.255',
+    '2606:4700:4700::1111',
+    '2a00:1450:4001:81c::200e',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+    '2002:808:808::1',
+    '2001:0:4136:e378:8000:63bf:f7f7:f7f7',
+  ])('lets the public address %s through', (address) => {
+    expect(describeBlockedAddress(address)).toBeUndefined();
+  });
+});

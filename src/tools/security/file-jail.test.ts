@@ -1,0 +1,151 @@
+import { mkdtemp, mkdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createFileJail, FileJailError, type FileJailRefusal } from './file-jail.js';
+
+let base: string;
+let root: string;
+let outside: string;
+
+beforeEach(async () => {
+  base = await mkdtemp(join(tmpdir(), 'forge-jail-'));
+  root = join(base, 'jail');
+  outside = join(base, 'outside');
+  await mkdir(root);
+  await mkdir(outside);
+  await writeFile(join(outside, 'secret.txt'), 'top secret');
+});
+
+afterEach(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+async function refusal(operation: Promise<unknown>): Promise<{ reason: FileJailRefusal; message: string }> {
+  const error = await operation.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  if (!(error instanceof FileJailError)) throw new Error(`expected a FileJailError, got ${String(error)}`);
+  return { reason: error.reason, message: error.message };
+}
+
+describe('createFileJail', () => {
+  it('writes, reads and lists text files inside its folder, creating parent folders', async () => {
+    const jail = createFileJail(root);
+    await jail.writeFile('notes/today.txt', 'hello jail');
+    await jail.writeFile('a.txt', 'first');
+
+    expect(await jail.readFile('notes/today.txt')).toBe('hello jail');
+    expect(await jail.readFile('./notes//today.txt')).toBe('hello jail');
+    expect(await readFile(join(root, 'notes', 'today.txt'), 'utf8')).toBe('hello jail');
+    expect(await jail.list()).toEqual([
+      { name: 'a.txt', type: 'file' },
+      { name: 'notes', type: 'directory' },
+    ]);
+    expect(await jail.list('notes')).toEqual([{ name: 'today.txt', type: 'file' }]);
+  });
+
+  it('creates its folder on the first write and reports a missing folder on reads', async () => {
+    const jail = createFileJail(join(base, 'fresh'));
+    expect((await refusal(jail.list())).reason).toBe('not-found');
+    await jail.writeFile('x.txt', 'x');
+    expect(await jail.readFile('x.txt')).toBe('x');
+  });
+
+  it.each([
+    ['/etc/passwd', 'absolute-path'],
+    ['C:/Windows/win.ini', 'absolute-path'],
+    ['../outside/secret.txt', 'parent-segment'],
+    ['notes/../../outside/secret.txt', 'parent-segment'],
+    ['notes/..', 'parent-segment'],
+    ['..\\outside\\secret.txt', 'invalid-path'],
+    ['secret.txt\0.png', 'nul-byte'],
+    ['', 'invalid-path'],
+  ] as const)('refuses %j as %s for reads and writes', async (path, reason) => {
+    const jail = createFileJail(root);
+    expect((await refusal(jail.readFile(path))).reason).toBe(reason);
+    expect((await refusal(jail.writeFile(path, 'overwritten'))).reason).toBe(reason);
+    expect(await readFile(join(outside, 'secret.txt'), 'utf8')).toBe('top secret');
+  });
+
+  it('refuses to read, list or overwrite through a symlink to a file outside', async () => {
+    await symlink(join(outside, 'secret.txt'), join(root, 'link.txt'));
+    const jail = createFileJail(root);
+
+    expect((await refusal(jail.readFile('link.txt'))).reason).toBe('outside-jail');
+    expect((await refusal(jail.writeFile('link.txt', 'pwned'))).reason).toBe('outside-jail');
+    expect((await refusal(jail.list('link.txt'))).reason).toBe('outside-jail');
+    expect(await readFile(join(outside, 'secret.txt'), 'utf8')).toBe('top secret');
+  });
+
+  it('refuses to read, list or write inside a symlinked folder that points outside', async () => {
+    await symlink(outside, join(root, 'door'));
+    const jail = createFileJail(root);
+
+    expect((await refusal(jail.readFile('door/secret.txt'))).reason).toBe('outside-jail');
+    expect((await refusal(jail.list('door'))).reason).toBe('outside-jail');
+    expect((await refusal(jail.writeFile('door/planted.txt', 'pwned'))).reason).toBe('outside-jail');
+    expect((await refusal(jail.writeFile('door/deeper/planted.txt', 'pwned'))).reason).toBe('outside-jail');
+    await expect(stat(join(outside, 'planted.txt'))).rejects.toThrow();
+    await expect(stat(join(outside, 'deeper'))).rejects.toThrow();
+  });
+
+  it('refuses to write through a dangling symlink whose target would be created outside', async () => {
+    await symlink(join(outside, 'created-by-guest.txt'), join(root, 'dangling.txt'));
+    const jail = createFileJail(root);
+
+    expect((await refusal(jail.writeFile('dangling.txt', 'pwned'))).reason).toBe('outside-jail');
+    await expect(stat(join(outside, 'created-by-guest.txt'))).rejects.toThrow();
+  });
+
+  it('follows symlinks that stay inside the folder', async () => {
+    const jail = createFileJail(root);
+    await jail.writeFile('data/real.txt', 'inside');
+    await symlink(join(root, 'data'), join(root, 'alias'));
+    await symlink(join(root, 'data', 'real.txt'), join(root, 'shortcut.txt'));
+
+    expect(await jail.readFile('alias/real.txt')).toBe('inside');
+    await jail.writeFile('shortcut.txt', 'rewritten');
+    expect(await readFile(join(root, 'data', 'real.txt'), 'utf8')).toBe('rewritten');
+    expect(await jail.list()).toContainEqual({ name: 'shortcut.txt', type: 'symlink' });
+  });
+
+  it('works when its own folder is reached through a symlink', async () => {
+    await symlink(root, join(base, 'jail-link'));
+    const jail = createFileJail(join(base, 'jail-link'));
+    await jail.writeFile('x.txt', 'via link');
+    expect(await readFile(join(root, 'x.txt'), 'utf8')).toBe('via link');
+  });
+
+  it('enforces read, write, quota and listing caps instead of truncating', async () => {
+    const jail = createFileJail(root, { maxReadBytes: 10, maxWriteBytes: 20, maxTotalWriteBytes: 30, maxListEntries: 1 });
+    await writeFile(join(root, 'big.txt'), 'x'.repeat(11));
+
+    expect((await refusal(jail.readFile('big.txt'))).reason).toBe('too-large');
+    expect((await refusal(jail.writeFile('w.txt', 'y'.repeat(21)))).reason).toBe('too-large');
+    await jail.writeFile('one.txt', 'z'.repeat(20));
+    expect((await refusal(jail.writeFile('two.txt', 'z'.repeat(11)))).reason).toBe('quota-exceeded');
+    expect((await refusal(jail.list())).reason).toBe('too-large');
+  });
+
+  it('names missing paths, folders read as files and files listed as folders', async () => {
+    const jail = createFileJail(root);
+    await jail.writeFile('file.txt', 'text');
+    expect((await refusal(jail.readFile('missing.txt'))).reason).toBe('not-found');
+    expect((await refusal(jail.readFile('.'))).reason).toBe('not-a-file');
+    expect((await refusal(jail.list('file.txt'))).reason).toBe('not-a-directory');
+    expect((await refusal(jail.writeFile('file.txt/inner.txt', 'x'))).reason).toBe('not-a-directory');
+  });
+
+  it('never puts the absolute host location of the jail in its messages', async () => {
+    await symlink(outside, join(root, 'door'));
+    const jail = createFileJail(root);
+    const messages = [
+      (await refusal(jail.readFile('missing.txt'))).message,
+      (await refusal(jail.readFile('door/secret.txt'))).message,
+      (await refusal(jail.writeFile('door/x.txt', 'x'))).message,
+    ];
+    for (const message of messages) expect(message).not.toContain(base);
+  });
+});

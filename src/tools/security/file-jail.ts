@@ -1,0 +1,283 @@
+import { constants } from 'node:fs';
+import { lstat, mkdir, open, readdir, realpath, stat, type FileHandle } from 'node:fs/promises';
+import { join, sep } from 'node:path';
+import { ForgeError } from '../../core/index.js';
+
+/** Why the jail refused a path; stable codes a caller can branch on. */
+export type FileJailRefusal =
+  | 'invalid-path'
+  | 'absolute-path'
+  | 'parent-segment'
+  | 'nul-byte'
+  | 'outside-jail'
+  | 'not-found'
+  | 'not-a-file'
+  | 'not-a-directory'
+  | 'too-large'
+  | 'quota-exceeded'
+  | 'io-error';
+
+/**
+ * A file operation the jail refused. `path` is the relative path exactly as the caller gave it: the
+ * message never names the jail's absolute location on the host, because the caller is untrusted code.
+ */
+export class FileJailError extends ForgeError {
+  readonly path: string;
+  readonly reason: FileJailRefusal;
+  constructor(path: string, reason: FileJailRefusal, message: string) {
+    super({
+      name: 'FileJailError',
+      message: `${JSON.stringify(path)}: ${message}`,
+      hint: 'Use relative paths with forward slashes inside the tool\'s own folder, without ".." segments.',
+    });
+    this.path = path;
+    this.reason = reason;
+  }
+}
+
+export interface FileJailLimits {
+  /** Largest file `readFile` returns; bigger files are refused, never truncated. */
+  readonly maxReadBytes: number;
+  /** Largest text one `writeFile` call may write. */
+  readonly maxWriteBytes: number;
+  /** Bytes all `writeFile` calls on this jail may write together, so a loop cannot fill the disk. */
+  readonly maxTotalWriteBytes: number;
+  /** Largest directory `list` describes; bigger directories are refused, never cut short. */
+  readonly maxListEntries: number;
+}
+
+export const defaultFileJailLimits: FileJailLimits = {
+  maxReadBytes: 1024 * 1024,
+  maxWriteBytes: 1024 * 1024,
+  maxTotalWriteBytes: 16 * 1024 * 1024,
+  maxListEntries: 1000,
+};
+
+export interface FileJailEntry {
+  readonly name: string;
+  readonly type: 'file' | 'directory' | 'symlink' | 'other';
+}
+
+/**
+ * Text file access confined to one folder. Paths are relative, use `/`, and may not contain `..`
+ * segments or NUL bytes; every access resolves symlinks and refuses any path whose real location is
+ * outside the folder (for writes, each parent directory is checked before anything is created in it).
+ * Every refusal is a `FileJailError`.
+ */
+export interface FileJail {
+  /** The folder the jail confines access to, as given at creation. */
+  readonly root: string;
+  /** Reads a UTF-8 text file. */
+  readFile(path: string): Promise<string>;
+  /** Creates or replaces a UTF-8 text file, creating missing parent folders. */
+  writeFile(path: string, text: string): Promise<void>;
+  /** Lists a folder (the jail's own folder when `path` is omitted or "."), sorted by name. */
+  list(path?: string): Promise<FileJailEntry[]>;
+}
+
+const maxPathLength = 1024;
+
+/** Creates a jail over `root`. The folder is created on the first write when it does not exist yet. */
+export function createFileJail(root: string, limits: Partial<FileJailLimits> = {}): FileJail {
+  const effective: FileJailLimits = { ...defaultFileJailLimits, ...limits };
+  let writtenBytes = 0;
+
+  async function readFile(path: string): Promise<string> {
+    const segments = relativeSegments(path);
+    if (segments.length === 0) throw new FileJailError(path, 'not-a-file', 'names the tool folder itself, not a file.');
+    const rootReal = await existingRoot(root, path);
+    const real = await realLocationInside(rootReal, join(rootReal, ...segments), path);
+    const handle = await openRefusingSymlink(real, constants.O_RDONLY, path);
+    try {
+      const info = await handle.stat();
+      if (!info.isFile()) throw new FileJailError(path, 'not-a-file', 'is not a regular file.');
+      if (info.size > effective.maxReadBytes) {
+        throw new FileJailError(path, 'too-large', `is ${info.size} bytes; files larger than ${effective.maxReadBytes} bytes cannot be read.`);
+      }
+      return new TextDecoder('utf-8').decode(await handle.readFile());
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async function writeFile(path: string, text: string): Promise<void> {
+    if (typeof text !== 'string') throw new FileJailError(path, 'invalid-path', 'writeFile needs the file content as a string.');
+    const segments = relativeSegments(path);
+    const name = segments.pop();
+    if (name === undefined) throw new FileJailError(path, 'not-a-file', 'names the tool folder itself, not a file.');
+    const bytes = Buffer.byteLength(text, 'utf8');
+    if (bytes > effective.maxWriteBytes) {
+      throw new FileJailError(path, 'too-large', `is ${bytes} bytes of text; one write may hold at most ${effective.maxWriteBytes} bytes.`);
+    }
+    if (writtenBytes + bytes > effective.maxTotalWriteBytes) {
+      throw new FileJailError(path, 'quota-exceeded', `would exceed the ${effective.maxTotalWriteBytes} bytes this tool may write in one run.`);
+    }
+    await mkdir(root, { recursive: true });
+    const rootReal = await realpath(root);
+    const parentReal = await ensureDirectoriesInside(rootReal, segments, path);
+    const target = await writableTarget(rootReal, join(parentReal, name), path);
+    const handle = await openRefusingSymlink(target, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC, path);
+    try {
+      await handle.writeFile(text, 'utf8');
+    } finally {
+      await handle.close();
+    }
+    writtenBytes += bytes;
+  }
+
+  async function list(path = '.'): Promise<FileJailEntry[]> {
+    const segments = relativeSegments(path, { allowJailRoot: true });
+    const rootReal = await existingRoot(root, path);
+    const real = await realLocationInside(rootReal, join(rootReal, ...segments), path);
+    const info = await stat(real);
+    if (!info.isDirectory()) throw new FileJailError(path, 'not-a-directory', 'is not a folder.');
+    const entries = await readdir(real, { withFileTypes: true });
+    if (entries.length > effective.maxListEntries) {
+      throw new FileJailError(path, 'too-large', `holds ${entries.length} entries; folders with more than ${effective.maxListEntries} cannot be listed.`);
+    }
+    return entries
+      .map((entry): FileJailEntry => ({
+        name: entry.name,
+        type: entry.isFile() ? 'file' : entry.isDirectory() ? 'directory' : entry.isSymbolicLink() ? 'symlink' : 'other',
+      }))
+      .sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
+  }
+
+  return {
+    root,
+    readFile: (path) => withoutHostDetails(path, () => readFile(path)),
+    writeFile: (path, text) => withoutHostDetails(path, () => writeFile(path, text)),
+    list: (path) => withoutHostDetails(path ?? '.', () => list(path)),
+  };
+}
+
+/**
+ * Node's own file errors name absolute host paths; the caller is untrusted, so anything that is not
+ * already a `FileJailError` is reduced to its error code.
+ */
+async function withoutHostDetails<Result>(path: string, operation: () => Promise<Result>): Promise<Result> {
+  try {
+    return await operation();
+  } catch (error) {
+    if (error instanceof FileJailError) throw error;
+    const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+    throw new FileJailError(String(path), 'io-error', `could not be accessed (${typeof code === 'string' ? code : 'unknown error'}).`);
+  }
+}
+
+/** Splits a caller's path into plain segments, refusing every form that could name a place outside. */
+function relativeSegments(path: unknown, options: { allowJailRoot?: boolean } = {}): string[] {
+  const shown = typeof path === 'string' ? path : String(path);
+  if (typeof path !== 'string') throw new FileJailError(shown, 'invalid-path', 'a path must be a string.');
+  if (path.includes('\0')) throw new FileJailError(path, 'nul-byte', 'contains a NUL byte.');
+  if (path.length > maxPathLength) throw new FileJailError(path, 'invalid-path', `is longer than ${maxPathLength} characters.`);
+  if (path.includes('\\')) throw new FileJailError(path, 'invalid-path', 'contains a backslash; separate folders with "/".');
+  if (path.startsWith('/') || /^[a-zA-Z]:/.test(path)) throw new FileJailError(path, 'absolute-path', 'is absolute; only paths relative to the tool folder are allowed.');
+  const segments = path.split('/').filter((segment) => segment !== '' && segment !== '.');
+  if (segments.includes('..')) throw new FileJailError(path, 'parent-segment', 'contains a ".." segment; paths may not climb out of the tool folder.');
+  if (path === '' && options.allowJailRoot !== true) throw new FileJailError(path, 'invalid-path', 'is empty.');
+  return segments;
+}
+
+async function existingRoot(root: string, path: string): Promise<string> {
+  try {
+    return await realpath(root);
+  } catch (error) {
+    if (isNodeError(error, 'ENOENT')) throw new FileJailError(path, 'not-found', 'does not exist (the tool folder is still empty).');
+    throw error;
+  }
+}
+
+/** The real (symlink-free) location of an existing path, refused unless it lies inside the jail. */
+async function realLocationInside(rootReal: string, candidate: string, path: string): Promise<string> {
+  let real: string;
+  try {
+    real = await realpath(candidate);
+  } catch (error) {
+    if (isNodeError(error, 'ENOENT') || isNodeError(error, 'ENOTDIR')) throw new FileJailError(path, 'not-found', 'does not exist.');
+    if (isNodeError(error, 'ELOOP')) throw new FileJailError(path, 'outside-jail', 'is a symlink loop.');
+    throw error;
+  }
+  if (!isInside(rootReal, real)) throw new FileJailError(path, 'outside-jail', 'resolves (through a symlink) to a place outside the tool folder.');
+  return real;
+}
+
+/**
+ * Walks the parent folders of a write one segment at a time: an existing segment must really be a folder
+ * inside the jail (a symlinked folder pointing out is refused), a missing one is created inside a folder
+ * that was just verified. Returns the real location of the innermost folder.
+ */
+async function ensureDirectoriesInside(rootReal: string, segments: readonly string[], path: string): Promise<string> {
+  let current = rootReal;
+  for (const segment of segments) {
+    const next = join(current, segment);
+    const existing = await lstat(next).catch((error: unknown) => {
+      if (isNodeError(error, 'ENOENT')) return undefined;
+      throw error;
+    });
+    if (existing === undefined && (await createdDirectory(next))) {
+      current = next;
+      continue;
+    }
+    const real = await realLocationInside(rootReal, next, path);
+    if (!(await stat(real)).isDirectory()) throw new FileJailError(path, 'not-a-directory', `has "${segment}" as a folder, but it is a file.`);
+    current = real;
+  }
+  return current;
+}
+
+/** Creates one folder; false when something appeared there meanwhile (then it is verified like any other). */
+async function createdDirectory(location: string): Promise<boolean> {
+  try {
+    await mkdir(location);
+    return true;
+  } catch (error) {
+    if (isNodeError(error, 'EEXIST')) return false;
+    throw error;
+  }
+}
+
+/** Where a write really lands: the file itself, or, when it is a symlink, its target if that is inside. */
+async function writableTarget(rootReal: string, candidate: string, path: string): Promise<string> {
+  const existing = await lstat(candidate).catch((error: unknown) => {
+    if (isNodeError(error, 'ENOENT')) return undefined;
+    throw error;
+  });
+  if (existing === undefined) return candidate;
+  if (existing.isSymbolicLink()) {
+    try {
+      return await realLocationInside(rootReal, candidate, path);
+    } catch (error) {
+      // A dangling symlink would let O_CREAT create its target wherever it points.
+      if (error instanceof FileJailError && error.reason === 'not-found') {
+        throw new FileJailError(path, 'outside-jail', 'is a symlink to a missing target; writing through it is refused.');
+      }
+      throw error;
+    }
+  }
+  if (existing.isDirectory()) throw new FileJailError(path, 'not-a-file', 'is a folder.');
+  return candidate;
+}
+
+/**
+ * Opens without following a symlink in the last segment. The real location was checked just before;
+ * this closes the window in which the final segment could have been swapped for a link.
+ */
+async function openRefusingSymlink(real: string, flags: number, path: string): Promise<FileHandle> {
+  try {
+    return await open(real, flags | constants.O_NOFOLLOW, 0o644);
+  } catch (error) {
+    if (isNodeError(error, 'ELOOP')) throw new FileJailError(path, 'outside-jail', 'became a symlink while it was being opened.');
+    if (isNodeError(error, 'ENOENT')) throw new FileJailError(path, 'not-found', 'does not exist.');
+    if (isNodeError(error, 'EISDIR')) throw new FileJailError(path, 'not-a-file', 'is a folder.');
+    throw error;
+  }
+}
+
+function isInside(rootReal: string, real: string): boolean {
+  return real === rootReal || real.startsWith(rootReal.endsWith(sep) ? rootReal : rootReal + sep);
+}
+
+function isNodeError(error: unknown, code: string): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
+}

@@ -1,0 +1,6 @@
+export { parseAllowHosts } from './allow-hosts.js';
+export { describeBlockedAddress } from './blocked-address.js';
+export { systemDnsLookup, type DnsLookup, type ResolvedAddress } from './dns-lookup.js';
+export { createGuardedFetch, type GuardedFetchOptions } from './guarded-fetch.js';
+export { guardedFetchOptionsFromEnv } from './guarded-fetch-options-from-env.js';
+export { parseResolveEntries, type ResolveEntry } from './resolve-entries.js';
