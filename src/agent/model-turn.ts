@@ -66,6 +66,8 @@ export async function streamModelTurn(options: {
       tools: options.tools,
       abortSignal: options.signal,
       maxRetries: options.maxRetries,
+      // Errors arrive as `error` parts below and become a ModelCallError; the SDK's default logs them to the console.
+      onError: () => {},
     });
     for await (const part of result.fullStream) {
       switch (part.type) {
@@ -85,7 +87,7 @@ export async function streamModelTurn(options: {
         case 'error':
           throw part.error;
         case 'abort':
-          throw new RunCancelledError('the model call was aborted');
+          throw new RunCancelledError(String(options.signal.reason ?? 'the model call was aborted'));
         default:
           break;
       }

@@ -1,5 +1,5 @@
 import type { EventBus } from '../core/index.js';
-import { formatEventLine, startLiveView } from './tui/index.js';
+import { formatEventLine } from './event-line/index.js';
 
 export interface RunView {
   stop(): Promise<void>;
@@ -9,9 +9,13 @@ export interface RunView {
  * How a run shows itself while it works: nothing with `--json` (stdout carries only the result), the
  * live terminal view on a TTY, otherwise one plain line per event on stderr.
  */
-export function attachRunView(bus: EventBus, options: { json: boolean; tui: boolean }): RunView {
+export async function attachRunView(bus: EventBus, options: { json: boolean; tui: boolean }): Promise<RunView> {
   if (options.json) return { stop: async () => {} };
-  if (options.tui && process.stdout.isTTY === true && process.stdin.isTTY === true) return startLiveView(bus);
+  if (options.tui && process.stdout.isTTY === true && process.stdin.isTTY === true) {
+    // Ink and React load only when the live view is shown.
+    const { startLiveView } = await import('./tui/index.js');
+    return startLiveView(bus);
+  }
   const unsubscribe = bus.subscribe((event) => {
     process.stderr.write(`${formatEventLine(event)}\n`);
   });

@@ -1,8 +1,6 @@
 import type { Command } from 'commander';
-import { createScriptedModel, demoReply, startDemoSite } from '../../demo/index.js';
-import { openRuntime, runTask } from '../../runtime/index.js';
+import type { ForgeRuntime } from '../../runtime/index.js';
 import { EXIT, reportError } from '../command-errors.js';
-import { attachRunView } from '../run-view.js';
 
 const DEFAULT_DEMO_TASK = 'How do Forge skills make a repeated task cheaper?';
 
@@ -28,8 +26,12 @@ answers from it; its token counts are estimates and it costs nothing.`,
     )
     .action(async (words: string[], options: { model?: string; json?: boolean; tui: boolean }) => {
       const json = options.json === true;
+      // Loaded on use, so `forge --help` and other commands start fast.
+      const { createScriptedModel, demoReply, startDemoSite } = await import('../../demo/index.js');
+      const { openRuntime, runTask } = await import('../../runtime/index.js');
+      const { attachRunView } = await import('../run-view.js');
       const site = await startDemoSite();
-      let runtime;
+      let runtime: ForgeRuntime | undefined;
       try {
         runtime = await openRuntime({
           ...process.env,
@@ -38,7 +40,7 @@ answers from it; its token counts are estimates and it costs nothing.`,
           FORGE_SEARCH: 'searxng',
           FORGE_SEARXNG_URL: site.searchUrl,
         });
-        const view = attachRunView(runtime.bus, { json, tui: options.tui });
+        const view = await attachRunView(runtime.bus, { json, tui: options.tui });
         let result;
         try {
           result = await runTask(runtime, {

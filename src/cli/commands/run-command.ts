@@ -1,12 +1,10 @@
 import type { Command } from 'commander';
-import { DEFAULT_MAX_ITERATIONS } from '../../agent/index.js';
-import { openRuntime, runTask } from '../../runtime/index.js';
+import type { ForgeRuntime } from '../../runtime/index.js';
 import { EXIT, parsePositiveInteger, reportError } from '../command-errors.js';
-import { attachRunView } from '../run-view.js';
 
 interface RunCommandOptions {
   model?: string;
-  maxIterations: number;
+  maxIterations?: number;
   json?: boolean;
   tui: boolean;
   system?: string;
@@ -19,7 +17,7 @@ export function registerRunCommand(program: Command): void {
     .description('Run an agent on a task: the model calls tools (web_search, read_url, http_request, …) until it can answer.')
     .argument('<task...>', 'what the agent should do, in plain words')
     .option('-m, --model <slug>', 'model slug, e.g. openai:gpt-4.1-mini, anthropic:claude-sonnet-4-6, ollama:llama3.2 (default: FORGE_MODEL)')
-    .option('--max-iterations <n>', 'stop after this many model calls', parsePositiveInteger('--max-iterations'), DEFAULT_MAX_ITERATIONS)
+    .option('--max-iterations <n>', 'stop after this many model calls (default: 10)', parsePositiveInteger('--max-iterations'))
     .option('--system <prompt>', 'replace the default system prompt')
     .option('--conversation <id>', 'continue a persisted conversation (its id is in the --json output)')
     .option('--json', 'print only the final result as JSON')
@@ -51,16 +49,19 @@ async function runCommand(task: string, options: RunCommandOptions): Promise<num
     controller.abort('interrupted by the user (Ctrl-C)');
   };
   process.on('SIGINT', onInterrupt);
-  let runtime;
+  let runtime: ForgeRuntime | undefined;
   try {
+    // Loaded on use, so `forge --help` and other commands start fast.
+    const { openRuntime, runTask } = await import('../../runtime/index.js');
+    const { attachRunView } = await import('../run-view.js');
     runtime = await openRuntime();
-    const view = attachRunView(runtime.bus, { json, tui: options.tui });
+    const view = await attachRunView(runtime.bus, { json, tui: options.tui });
     let result;
     try {
       result = await runTask(runtime, {
         task,
-        maxIterations: options.maxIterations,
         signal: controller.signal,
+        ...(options.maxIterations === undefined ? {} : { maxIterations: options.maxIterations }),
         ...(options.model === undefined ? {} : { model: options.model }),
         ...(options.system === undefined ? {} : { system: options.system }),
         ...(options.conversation === undefined ? {} : { conversationId: options.conversation }),

@@ -3,7 +3,6 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { NotFoundError } from '../../core/index.js';
 import { readRunLog, totalsFromEvents } from '../../runlog/index.js';
-import { loadConfig } from '../../runtime/index.js';
 import { EXIT, reportError } from '../command-errors.js';
 
 /** The newest run log in FORGE_HOME/runs (names start with the start time, so they sort). */
@@ -33,6 +32,7 @@ export function registerStatsCommand(program: Command): void {
     .action(async (file: string | undefined, options: { json?: boolean }) => {
       const json = options.json === true;
       try {
+        const { loadConfig } = await import('../../runtime/index.js');
         const target = file ?? newestRunLog(loadConfig(process.env).home);
         const { events, error } = await readRunLog(target);
         const totals = totalsFromEvents(events);

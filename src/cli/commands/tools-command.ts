@@ -1,13 +1,13 @@
 import type { Command } from 'commander';
-import { createRunEmitter } from '../../events/index.js';
-import { dispatchToolCall } from '../../tools/index.js';
-import { newRunId, openRuntime, type ForgeRuntime } from '../../runtime/index.js';
+import type { ForgeRuntime } from '../../runtime/index.js';
 import { EXIT, parseJsonOption, reportError } from '../command-errors.js';
-import { formatEventLine } from '../tui/index.js';
+import { formatEventLine } from '../event-line/index.js';
 
 async function withRuntime(json: boolean, action: (runtime: ForgeRuntime) => Promise<number>): Promise<void> {
   let runtime: ForgeRuntime | undefined;
   try {
+    // Loaded on use, so `forge --help` and other commands start fast.
+    const { openRuntime } = await import('../../runtime/index.js');
     runtime = await openRuntime();
     process.exitCode = await action(runtime);
   } catch (error) {
@@ -73,6 +73,9 @@ export function registerToolsCommand(program: Command): void {
       const json = options.json === true;
       await withRuntime(json, async (runtime) => {
         const input = parseJsonOption('--input', options.input);
+        const { createRunEmitter } = await import('../../events/index.js');
+        const { dispatchToolCall } = await import('../../tools/index.js');
+        const { newRunId } = await import('../../runtime/index.js');
         const emitter = createRunEmitter(runtime.bus, `call-${newRunId()}`);
         const unsubscribe = json ? () => {} : runtime.bus.subscribe((event) => process.stderr.write(`${formatEventLine(event)}\n`));
         const outcome = await dispatchToolCall(

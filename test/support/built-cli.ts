@@ -1,0 +1,56 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+export const FORGE_BIN = path.join(root, 'bin', 'forge.js');
+const entry = path.join(root, 'dist', 'cli', 'main.js');
+
+function newestSourceTime(folder: string): number {
+  let newest = 0;
+  for (const name of readdirSync(folder, { withFileTypes: true })) {
+    const full = path.join(folder, name.name);
+    newest = Math.max(newest, name.isDirectory() ? newestSourceTime(full) : statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds dist/ when it is missing or older than src/, so tests drive the real binary as users get it. */
+export function ensureBuiltCli(): string {
+  let built = 0;
+  try {
+    built = statSync(entry).mtimeMs;
+  } catch {
+    built = 0;
+  }
+  if (built < newestSourceTime(path.join(root, 'src'))) {
+    execFileSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+  }
+  return FORGE_BIN;
+}
+
+export interface CliResult {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs `forge …` with exactly `env` (plus PATH), bounded by `timeoutMs`. */
+export function runCli(args: readonly string[], env: Record<string, string>, options: { timeoutMs?: number; onSpawn?: (child: ReturnType<typeof spawn>) => void } = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [FORGE_BIN, ...args], { env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 30_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+    options.onSpawn?.(child);
+  });
+}
