@@ -4,3 +4,4 @@ export { systemDnsLookup, type DnsLookup, type ResolvedAddress } from './dns-loo
 export { createGuardedFetch, type GuardedFetchOptions } from './guarded-fetch.js';
 export { guardedFetchOptionsFromEnv } from './guarded-fetch-options-from-env.js';
 export { parseResolveEntries, type ResolveEntry } from './resolve-entries.js';
+export { FileJailError, createFileJail, defaultFileJailLimits, type FileJail, type FileJailEntry, type FileJailLimits, type FileJailRefusal } from './file-jail.js';

@@ -1,0 +1,11 @@
+export { describeCapabilitiesForPrompt, capabilityNames, capabilityRegistry, isCapabilityName, sortCapabilityNames } from './capabilities.js';
+export { CapabilityInputError } from './capability-arguments.js';
+export { findUndeclaredCapabilities } from './capability-check.js';
+export type { CapabilityDefinition, CapabilityName, CapabilityRun, HostCapabilities, HostMethod } from './capability-definition.js';
+export { inspectModule, type ModuleInspection } from './inspect-module.js';
+export type { JsonValue } from './json-value.js';
+export { runInSandbox, type SandboxRunOptions } from './run-in-sandbox.js';
+export { runTestInSandbox, type AssertionKind, type AssertionRecord, type TestRunOptions, type TestRunReport } from './run-test-in-sandbox.js';
+export { defaultSandboxLimits, type SandboxLimits } from './sandbox-limits.js';
+export type { SandboxErrorData, SandboxResult, SandboxRunRecord } from './sandbox-result.js';
+export { SandboxSetupError } from './sandbox-setup-error.js';

@@ -1,0 +1,188 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { ForgeError } from '../../core/index.js';
+import { CapabilityInputError } from './capability-arguments.js';
+import { capabilityNames, capabilityRegistry, isCapabilityName, sortCapabilityNames } from './capabilities.js';
+import type { CapabilityName, HostCapabilities, HostMethod } from './capability-definition.js';
+import { createGuestLog } from './guest-log.js';
+import type { JsonValue } from './json-value.js';
+import { quickJsWasmModule } from './quickjs-wasm-module.js';
+import type { SandboxLimits } from './sandbox-limits.js';
+import type { SandboxErrorData, SandboxResult } from './sandbox-result.js';
+import { SandboxSetupError } from './sandbox-setup-error.js';
+import type { HostToWorkerMessage, WorkerJob, WorkerOutcome, WorkerStartData, WorkerToHostMessage } from './worker-protocol.js';
+
+export interface WorkerJobOptions {
+  readonly job: WorkerJob;
+  /** Capabilities the guest may call; the host serves these and refuses every other request. */
+  readonly capabilities: readonly CapabilityName[];
+  readonly hostCapabilities: HostCapabilities;
+  readonly limits: SandboxLimits;
+}
+
+const workerScript = new URL('./sandbox-worker.mjs', import.meta.url);
+
+// QuickJS's own stack limit sits well inside the worker's V8 stack, so deep guest recursion ends as a
+// guest RangeError rather than a host stack overflow.
+const workerStackSizeMb = 4;
+const guestStackBytes = 512 * 1024;
+const maximumJsonLength = 1_000_000;
+// The worker's own JavaScript heap: the guest heap lives in WebAssembly memory and is bounded separately.
+const workerHeapMb = 128;
+// QuickJS's static data and C stack take about 5 MiB of its WebAssembly memory before the guest's heap,
+// and the module cannot start with less than 16 MiB.
+const quickJsOverheadBytes = 6 * 1024 * 1024;
+const minimumWasmMemoryBytes = 16 * 1024 * 1024;
+
+/**
+ * Runs one job in a new worker thread and turns whatever happens into a `SandboxResult`. The host side
+ * of every capability lives here: the worker asks, this serves only granted capabilities and records
+ * which were used. The wall deadline is enforced here by terminating the worker.
+ * Throws `SandboxSetupError` only when the run cannot start; guest behaviour never throws.
+ */
+export async function runWorkerJob(options: WorkerJobOptions): Promise<SandboxResult> {
+  const { job, hostCapabilities, limits } = options;
+  const granted = grantedCapabilities(options.capabilities);
+  const logs = createGuestLog();
+  const lifetime = new AbortController();
+  const hostMethods = new Map(
+    granted.map((name) => [name, capabilityRegistry[name].createHostMethods(hostCapabilities, { signal: lifetime.signal, appendLog: logs.append })]),
+  );
+  const wasmModule = await quickJsWasmModule();
+  if (!existsSync(fileURLToPath(workerScript))) {
+    throw new SandboxSetupError(
+      `The sandbox worker script is missing: ${fileURLToPath(workerScript)}.`,
+      'The build must emit the .mjs files of src/synthesis/sandbox/ next to the compiled sandbox (allowJs in tsconfig.build.json).',
+    );
+  }
+
+  const startData: WorkerStartData = {
+    wasmModule,
+    job,
+    grants: granted.map((name) => ({ name, guestAdapter: capabilityRegistry[name].guestAdapter })),
+    knownCapabilities: capabilityNames,
+    limits: {
+      memoryBytes: limits.memoryBytes,
+      wasmMemoryBytes: Math.max(minimumWasmMemoryBytes, limits.memoryBytes + quickJsOverheadBytes),
+      cpuMs: limits.cpuMs,
+      stackBytes: guestStackBytes,
+      maxJsonLength: maximumJsonLength,
+    },
+  };
+  const startedAt = performance.now();
+  const used = new Set<CapabilityName>();
+  const inFlight = new Map<number, CapabilityName>();
+  const worker = new Worker(workerScript, {
+    workerData: startData,
+    // The worker gets nothing of the host process: no environment, no inherited flags or loaders.
+    env: {},
+    execArgv: [],
+    resourceLimits: { maxOldGenerationSizeMb: workerHeapMb, stackSizeMb: workerStackSizeMb },
+  });
+
+  return new Promise<SandboxResult>((resolve) => {
+    let finished = false;
+    const finish = (ending: { ok: true; value: JsonValue } | { ok: false; error: SandboxErrorData; timedOut?: true; memoryExceeded?: true }) => {
+      if (finished) return;
+      finished = true;
+      clearTimeout(deadline);
+      lifetime.abort();
+      const record = { logs: logs.lines(), capabilitiesUsed: sortCapabilityNames(used), durationMs: performance.now() - startedAt };
+      void worker.terminate().finally(() => resolve({ ...record, ...ending }));
+    };
+
+    const deadline = setTimeout(() => {
+      const waitingOn = sortCapabilityNames(inFlight.values());
+      finish({
+        ok: false,
+        timedOut: true,
+        error: {
+          name: 'SandboxTimeoutError',
+          message:
+            `The run did not finish within ${limits.wallMs} ms (limits.wallMs); the worker was terminated` +
+            (waitingOn.length === 0 ? '.' : ` while waiting on ${waitingOn.map((name) => `forge.${name}`).join(', ')}.`),
+        },
+      });
+    }, limits.wallMs);
+
+    const reply = (message: HostToWorkerMessage) => {
+      if (!finished) worker.postMessage(message);
+    };
+
+    const serve = async (call: Extract<WorkerToHostMessage, { type: 'capability-call' }>) => {
+      const methods = isCapabilityName(call.capability) ? hostMethods.get(call.capability) : undefined;
+      if (methods === undefined || !isCapabilityName(call.capability)) {
+        reply({ type: 'capability-result', id: call.id, ok: false, error: { name: 'CapabilityNotGrantedError', message: `The "${call.capability}" capability was not granted to this run.` } });
+        return;
+      }
+      used.add(call.capability);
+      inFlight.set(call.id, call.capability);
+      try {
+        const value = await invokeHostMethod(methods, call.capability, call.method, call.argumentsJson);
+        reply({ type: 'capability-result', id: call.id, ok: true, valueJson: JSON.stringify(value) });
+      } catch (error) {
+        reply({ type: 'capability-result', id: call.id, ok: false, error: errorForGuest(error, `forge.${call.capability}.${call.method}`) });
+      } finally {
+        inFlight.delete(call.id);
+      }
+    };
+
+    worker.on('message', (message: WorkerToHostMessage) => {
+      if (message.type === 'capability-call') void serve(message);
+      else finish(endingFromOutcome(message.outcome));
+    });
+    worker.on('error', (error: Error & { code?: string }) => {
+      if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') {
+        finish({
+          ok: false,
+          memoryExceeded: true,
+          error: { name: 'SandboxMemoryError', message: `The sandbox worker ran out of its ${workerHeapMb} MiB heap and was terminated.` },
+        });
+        return;
+      }
+      finish({ ok: false, error: { name: 'SandboxCrashError', message: `The sandbox worker failed: ${error.message}` } });
+    });
+    worker.on('exit', (code) => {
+      finish({ ok: false, error: { name: 'SandboxCrashError', message: `The sandbox worker exited (code ${code}) before reporting a result.` } });
+    });
+  });
+}
+
+function grantedCapabilities(requested: readonly string[]): CapabilityName[] {
+  const unknown = requested.filter((name) => !isCapabilityName(name));
+  if (unknown.length > 0) {
+    throw new SandboxSetupError(`Unknown capabilities: ${unknown.join(', ')}. Known capabilities: ${capabilityNames.join(', ')}.`);
+  }
+  return sortCapabilityNames(requested as CapabilityName[]);
+}
+
+async function invokeHostMethod(
+  methods: Readonly<Record<string, HostMethod>>,
+  capability: CapabilityName,
+  method: string,
+  argumentsJson: string,
+): Promise<JsonValue> {
+  const implementation = Object.hasOwn(methods, method) ? methods[method] : undefined;
+  if (implementation === undefined) throw new CapabilityInputError(`forge.${capability}`, `has no operation "${method}"`);
+  const callArguments: unknown = JSON.parse(argumentsJson);
+  if (!Array.isArray(callArguments)) throw new CapabilityInputError(`forge.${capability}.${method}`, 'the arguments must arrive as a list');
+  return implementation(callArguments);
+}
+
+/**
+ * What the guest learns about a failed capability call: a `ForgeError`'s name and message (written for
+ * it), or for anything else only that the operation failed, since host errors can name host paths.
+ */
+function errorForGuest(error: unknown, member: string): SandboxErrorData {
+  if (ForgeError.isInstance(error)) return { name: error.name, message: error.message };
+  if (error instanceof Error && error.name === 'AbortError') return { name: 'AbortError', message: `${member} was aborted because the run ended.` };
+  return { name: 'Error', message: `${member} failed unexpectedly.` };
+}
+
+function endingFromOutcome(outcome: WorkerOutcome): { ok: true; value: JsonValue } | { ok: false; error: SandboxErrorData; timedOut?: true; memoryExceeded?: true } {
+  if (outcome.ok) return { ok: true, value: JSON.parse(outcome.valueJson) as JsonValue };
+  if (outcome.failure === 'cpu') return { ok: false, error: outcome.error, timedOut: true };
+  if (outcome.failure === 'memory') return { ok: false, error: outcome.error, memoryExceeded: true };
+  return { ok: false, error: outcome.error };
+}

@@ -1,0 +1,376 @@
+// @ts-check
+/**
+ * The sandbox worker: runs one job in a fresh QuickJS runtime and reports one outcome. It never holds a
+ * real capability: each `forge.*` call becomes a message to the host, which owns fetch, files and logs,
+ * and the reply comes back as JSON text. The guest therefore sees only QuickJS values built from JSON.
+ *
+ * Plain JavaScript on purpose: Node 20 cannot start a worker from a TypeScript file, and this file has
+ * to run unchanged from `src/` (tests) and `dist/` (the build emits it with `allowJs`).
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC } from 'quickjs-emscripten';
+import { assertionKinds, assertSource } from './guest-assert.mjs';
+import { createGuestClock } from './guest-clock.mjs';
+import { forgeSource, toolProxySource } from './guest-glue.mjs';
+import { createRealm } from './guest-realm.mjs';
+import { createHostLink } from './host-link.mjs';
+import { JobFailure } from './job-failure.mjs';
+
+/** @typedef {import('quickjs-emscripten').QuickJSRuntime} QuickJSRuntime */
+/** @typedef {import('quickjs-emscripten').QuickJSHandle} QuickJSHandle */
+/** @typedef {import('quickjs-emscripten').QuickJSDeferredPromise} QuickJSDeferredPromise */
+/** @typedef {import('./guest-realm.mjs').Realm} Realm */
+/** @typedef {import('./worker-protocol.js').WorkerStartData} WorkerStartData */
+/** @typedef {import('./worker-protocol.js').WorkerOutcome} WorkerOutcome */
+/** @typedef {import('./worker-protocol.js').WorkerFailureKind} WorkerFailureKind */
+/** @typedef {import('./worker-protocol.js').GuestErrorData} GuestErrorData */
+/** @typedef {import('./worker-protocol.js').WorkerToHostMessage} WorkerToHostMessage */
+
+const maximumAssertions = 1000;
+// Every forge call is a message the host must serve; a guest calling in a tight loop must not flood it.
+const maximumCapabilityCalls = 10_000;
+
+const start = /** @type {WorkerStartData} */ (workerData);
+const port = parentPort;
+if (port === null) throw new Error('sandbox-worker.mjs must run as a worker thread');
+
+const outcome = await runJob().catch(describeInternalFailure);
+port.postMessage(/** @type {WorkerToHostMessage} */ ({ type: 'finished', outcome }));
+
+/** @returns {Promise<WorkerOutcome>} */
+async function runJob() {
+  // A fixed-size linear memory is the real memory cap: this QuickJS build cannot measure its allocations
+  // (emscripten reports no usable size), so its own limit stops single large allocations but not many
+  // small ones. Memory that cannot grow makes malloc fail, which QuickJS raises as "out of memory".
+  const pages = Math.ceil(start.limits.wasmMemoryBytes / 65536);
+  const webAssembly = /** @type {{ Memory: new (descriptor: { initial: number, maximum: number }) => object }} */ (
+    /** @type {Record<string, unknown>} */ (globalThis)['WebAssembly']
+  );
+  /** @typedef {import('quickjs-emscripten').CustomizeVariantOptions} VariantOptions */
+  const quickjs = await newQuickJSWASMModuleFromVariant(
+    newVariant(RELEASE_SYNC, {
+      wasmModule: /** @type {VariantOptions['wasmModule']} */ (start.wasmModule),
+      wasmMemory: /** @type {VariantOptions['wasmMemory']} */ (new webAssembly.Memory({ initial: pages, maximum: pages })),
+    }),
+  );
+  const sandbox = createSandbox(quickjs.newRuntime());
+  const { job } = start;
+  try {
+    if (job.kind === 'run-tool') return { ok: true, valueJson: await sandbox.runTool(job.source, job.inputJson) };
+    if (job.kind === 'inspect-module') return { ok: true, valueJson: await sandbox.inspectModule(job.source) };
+    return { ok: true, valueJson: await sandbox.runTest(job.toolSource, job.testSource) };
+  } catch (error) {
+    if (error instanceof JobFailure) return { ok: false, failure: error.failure, error: error.error };
+    throw error;
+  }
+}
+
+/** @param {unknown} error @returns {WorkerOutcome} */
+function describeInternalFailure(error) {
+  // A guest can drive QuickJS's C stack into V8's own limit before QuickJS notices; that surfaces here.
+  if (error instanceof RangeError && /call stack/i.test(error.message)) {
+    return { ok: false, failure: 'guest-error', error: { name: 'RangeError', message: 'stack overflow: the guest recursed too deeply' } };
+  }
+  return {
+    ok: false,
+    failure: 'internal',
+    error: { name: 'SandboxCrashError', message: `The sandbox worker failed: ${error instanceof Error ? error.message : String(error)}` },
+  };
+}
+
+/** @param {QuickJSRuntime} runtime */
+function createSandbox(runtime) {
+  const { limits } = start;
+  const clock = createGuestClock(limits.cpuMs);
+  const host = createHostLink(/** @type {import('node:worker_threads').MessagePort} */ (port));
+  /** A failure raised inside a host function the guest called; it ends the job at the next step. */
+  /** @type {JobFailure | undefined} */
+  let fatal;
+  /** @type {Realm[]} */
+  const realms = [];
+  let capabilityCalls = 0;
+  /** Tool calls made by a test whose tool promise has not been forwarded yet. */
+  /** @type {Array<{ tool: Realm, promise: QuickJSHandle, test: Realm, deferred: QuickJSDeferredPromise }>} */
+  const pendingToolCalls = [];
+
+  runtime.setMemoryLimit(limits.memoryBytes);
+  runtime.setMaxStackSize(limits.stackBytes);
+  runtime.setInterruptHandler(() => clock.shouldInterrupt());
+  runtime.setModuleLoader((name) => ({
+    error: new Error(`imports are not available in the Forge sandbox (tried to import "${name}"); use only what run(input, forge) receives`),
+  }));
+
+  /** @param {string} label */
+  function newRealm(label) {
+    const realm = createRealm(runtime, clock, classify, label, limits);
+    realms.push(realm);
+    return realm;
+  }
+
+  /**
+   * Classifies a failure by what the runtime knows, not by what the guest claims: once the interrupt
+   * flag is up the CPU budget ran out, whatever error surfaced.
+   * @param {WorkerFailureKind} failure @param {GuestErrorData} error
+   */
+  function classify(failure, error) {
+    if (clock.exceeded) {
+      return new JobFailure('cpu', {
+        name: 'SandboxTimeoutError',
+        message: `The guest used more than its ${limits.cpuMs} ms of CPU time (limits.cpuMs) and was interrupted.`,
+      });
+    }
+    if (error.name === 'InternalError' && error.message === 'out of memory') {
+      return new JobFailure('memory', {
+        name: 'SandboxMemoryError',
+        message: `The guest exceeded its memory limit of ${limits.memoryBytes} bytes (limits.memoryBytes).`,
+      });
+    }
+    if (failure === 'module') return new JobFailure('module', { ...error, message: `the module did not load: ${error.message}` });
+    return new JobFailure(failure, error);
+  }
+
+  /**
+   * Wraps a host function the guest calls. QuickJS would turn anything it throws into a guest error the
+   * guest could catch; failures that must end the run (out of time, out of memory) are kept aside too.
+   * @template {unknown[]} Args @template Result
+   * @param {(...callArguments: Args) => Result} implementation @returns {(...callArguments: Args) => Result}
+   */
+  function hostFunction(implementation) {
+    return (...callArguments) => {
+      try {
+        return implementation(...callArguments);
+      } catch (error) {
+        if (error instanceof JobFailure && error.failure !== 'guest-error' && error.failure !== 'output') fatal ??= error;
+        throw error;
+      }
+    };
+  }
+
+  /** Moves the results of settled tool promises into the test's context, as JSON or as an error. */
+  function forwardToolResults() {
+    for (let index = pendingToolCalls.length - 1; index >= 0; index--) {
+      const pending = /** @type {(typeof pendingToolCalls)[number]} */ (pendingToolCalls[index]);
+      const state = pending.tool.context.getPromiseState(pending.promise);
+      if (state.type === 'pending') continue;
+      pendingToolCalls.splice(index, 1);
+      /** @type {{ json: string } | { error: GuestErrorData }} */
+      let settled;
+      if (state.type === 'fulfilled') {
+        try {
+          settled = { json: pending.tool.toJson(state.value, 'the value run() returned') };
+        } catch (error) {
+          if (!(error instanceof JobFailure) || error.failure !== 'output') throw error;
+          settled = { error: error.error };
+        } finally {
+          if (!state.notAPromise) state.value.dispose();
+        }
+      } else {
+        settled = { error: pending.tool.describe(state.error) };
+        state.error.dispose();
+      }
+      const { test, deferred } = pending;
+      clock.run(() => {
+        if ('json' in settled) test.context.newString(settled.json).consume((text) => deferred.resolve(text));
+        else test.context.newError({ name: settled.error.name, message: settled.error.message }).consume((error) => deferred.reject(error));
+      });
+      deferred.dispose();
+      pending.promise.dispose();
+    }
+  }
+
+  /**
+   * Runs the guest until `isDone()`, or until nothing can change any more: no job queued, no capability
+   * call in flight, no tool call able to progress. From then on every pending guest promise stays pending
+   * forever, so `quiet` is reported at once instead of waiting for a deadline.
+   * @param {() => boolean} isDone @returns {Promise<'done' | 'quiet'>}
+   */
+  async function drive(isDone) {
+    for (;;) {
+      if (fatal !== undefined) throw fatal;
+      if (clock.exceeded) throw classify('guest-error', { name: 'InternalError', message: 'interrupted' });
+      forwardToolResults();
+      if (isDone()) return 'done';
+      if (runtime.hasPendingJob()) {
+        const executed = clock.run(() => runtime.executePendingJobs());
+        if (executed.error !== undefined) {
+          const failed = executed.error;
+          const realm = realms.find((candidate) => candidate.context === failed.context);
+          const error = realm === undefined ? { name: 'InternalError', message: 'a queued job failed' } : realm.describe(failed);
+          failed.dispose();
+          throw classify('guest-error', error);
+        }
+        continue;
+      }
+      if (host.inFlight > 0) {
+        await host.nextReply();
+        continue;
+      }
+      return 'quiet';
+    }
+  }
+
+  /**
+   * Waits for a guest promise (a plain value is taken as is) and returns its value, or throws a
+   * JobFailure for a rejection or for a promise that can never settle. Consumes `promise`.
+   * @param {Realm} realm @param {QuickJSHandle} promise @param {WorkerFailureKind} failure
+   * @returns {Promise<QuickJSHandle>}
+   */
+  async function settle(realm, promise, failure) {
+    if ((await drive(() => realm.isSettled(promise))) === 'quiet') {
+      promise.dispose();
+      const culprit = pendingToolCalls.length > 0 ? 'tool.js (called by test.js)' : `${realm.label}.js`;
+      throw new JobFailure('stuck', {
+        name: 'SandboxStuckError',
+        message:
+          `${culprit} awaits a promise that can never settle: no job is queued, no capability call is in flight and ` +
+          'nothing else could resolve it (a promise nobody resolves, or one left pending by an interrupted call).',
+      });
+    }
+    const state = realm.context.getPromiseState(promise);
+    if (state.type === 'fulfilled') {
+      if (state.notAPromise) return promise;
+      promise.dispose();
+      return state.value;
+    }
+    promise.dispose();
+    if (state.type === 'rejected') {
+      const error = realm.describe(state.error);
+      state.error.dispose();
+      throw classify(failure, error);
+    }
+    throw new Error('a settled promise reported itself pending');
+  }
+
+  /** @param {Realm} realm @param {string} source */
+  async function loadModule(realm, source) {
+    return settle(realm, realm.evaluateModule(source, `${realm.label}.js`), 'module');
+  }
+
+  /**
+   * Builds the guest's `forge`: one adapter per granted capability, each given a `call` that sends JSON
+   * to the host; any other known capability name throws CapabilityNotGrantedError when touched.
+   * @param {Realm} realm
+   */
+  function createForge(realm) {
+    const { context } = realm;
+    const grants = context.newArray();
+    start.grants.forEach((grant, index) => {
+      const adapter = realm.evaluateScript(`(${grant.guestAdapter})`, `forge-${grant.name}.js`);
+      const send = context.newFunction(
+        grant.name,
+        hostFunction((methodHandle, argumentsHandle) => {
+          const method = context.getString(methodHandle);
+          const argumentsJson = context.getString(argumentsHandle);
+          if (argumentsJson.length > limits.maxJsonLength) {
+            throw new Error(`the arguments to forge.${grant.name} are ${argumentsJson.length} characters of JSON; at most ${limits.maxJsonLength} are allowed`);
+          }
+          if (++capabilityCalls > maximumCapabilityCalls) {
+            throw new Error(`this run already made ${maximumCapabilityCalls} forge calls, the most one run may make`);
+          }
+          const deferred = context.newPromise();
+          host.request(grant.name, method, argumentsJson, (reply) => {
+            try {
+              clock.run(() => {
+                if (reply.ok) context.newString(reply.valueJson).consume((text) => deferred.resolve(text));
+                else context.newError({ name: reply.error.name, message: reply.error.message }).consume((error) => deferred.reject(error));
+              });
+            } catch (error) {
+              fatal ??= classify('internal', { name: 'SandboxCrashError', message: error instanceof Error ? error.message : String(error) });
+            } finally {
+              deferred.dispose();
+            }
+          });
+          return deferred.handle;
+        }),
+      );
+      const entry = context.newArray();
+      context.newString(grant.name).consume((name) => context.setProp(entry, 0, name));
+      context.setProp(entry, 1, adapter);
+      context.setProp(entry, 2, send);
+      context.setProp(grants, index, entry);
+      for (const handle of [entry, adapter, send]) handle.dispose();
+    });
+    const known = realm.fromJson(JSON.stringify(start.knownCapabilities));
+    const factory = realm.evaluateScript(forgeSource, 'forge.js');
+    const forge = realm.call(factory, [known, grants], 'internal');
+    for (const handle of [known, grants, factory]) handle.dispose();
+    return forge;
+  }
+
+  return {
+    /** @param {string} source @param {string} inputJson */
+    async runTool(source, inputJson) {
+      const tool = newRealm('tool');
+      const run = tool.defaultExport(await loadModule(tool, source), 'async function run(input, forge)');
+      const forge = createForge(tool);
+      const input = tool.fromJson(inputJson);
+      const result = await settle(tool, tool.invoke(run, input, forge), 'guest-error');
+      return tool.toJson(result, 'the value run() returned');
+    },
+
+    /** @param {string} source */
+    async inspectModule(source) {
+      const tool = newRealm('tool');
+      return tool.inspect(await loadModule(tool, source));
+    },
+
+    /** @param {string} toolSource @param {string} testSource */
+    async runTest(toolSource, testSource) {
+      const tool = newRealm('tool');
+      const test = newRealm('test');
+      const run = tool.defaultExport(await loadModule(tool, toolSource), 'async function run(input, forge)');
+      const testFunction = test.defaultExport(await loadModule(test, testSource), 'async function test(tool, assert)');
+      const forge = createForge(tool);
+      /** @type {Array<{ kind: string, passed: boolean, message: string, actual?: string, expected?: string }>} */
+      const assertions = [];
+      let assertionsDropped = 0;
+      let toolCalls = 0;
+
+      const record = test.context.newFunction(
+        'record',
+        hostFunction((recordHandle) => {
+          const entry = JSON.parse(test.context.getString(recordHandle));
+          if (!assertionKinds.has(entry.kind) || typeof entry.passed !== 'boolean') return;
+          if (assertions.length >= maximumAssertions) {
+            assertionsDropped++;
+            return;
+          }
+          assertions.push({
+            kind: entry.kind,
+            passed: entry.passed,
+            message: String(entry.message).slice(0, 2000),
+            ...(typeof entry.actual === 'string' ? { actual: entry.actual } : {}),
+            ...(typeof entry.expected === 'string' ? { expected: entry.expected } : {}),
+          });
+        }),
+      );
+      const assert = test.call(test.evaluateScript(assertSource, 'assert.js'), [record], 'internal');
+
+      const send = test.context.newFunction(
+        'tool',
+        hostFunction((inputHandle) => {
+          toolCalls++;
+          const inputJson = test.context.typeof(inputHandle) === 'string' ? test.context.getString(inputHandle) : undefined;
+          const promise = tool.fromJson(inputJson).consume((input) => tool.invoke(run, input, forge));
+          const deferred = test.context.newPromise();
+          pendingToolCalls.push({ tool, promise, test, deferred });
+          return deferred.handle;
+        }),
+      );
+      const toolProxy = test.call(test.evaluateScript(toolProxySource, 'tool-proxy.js'), [send], 'internal');
+
+      /** @type {{ resolved: boolean, error?: GuestErrorData }} */
+      let verdict;
+      try {
+        (await settle(test, test.invoke(testFunction, toolProxy, assert), 'guest-error')).dispose();
+        verdict = { resolved: true };
+      } catch (error) {
+        if (!(error instanceof JobFailure) || error.failure !== 'guest-error') throw error;
+        verdict = { resolved: false, error: error.error };
+      }
+      // Assertions the test started without awaiting still finish, and still count.
+      await drive(() => false);
+      return JSON.stringify({ ...verdict, assertions, assertionsDropped, toolCalls });
+    },
+  };
+}
