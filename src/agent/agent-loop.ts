@@ -1,4 +1,4 @@
-import type { ModelMessage, ToolResultPart } from 'ai';
+import type { LanguageModelV3ToolResultPart } from '@ai-sdk/provider';
 import {
   RunCancelledError,
   describeError,
@@ -13,7 +13,7 @@ import {
 import type { RunEmitter } from '../events/index.js';
 import { hashModelInput, type CostMeter, type ResolvedModel } from '../llm/index.js';
 import { dispatchToolCall, type DispatchOutcome, type ToolRegistry } from '../tools/index.js';
-import { streamModelTurn, toolSetFrom, type ModelToolCall } from './model-turn.js';
+import { providerToolsFrom, streamModelTurn, type LoopMessage, type ModelToolCall } from './model-turn.js';
 import { buildSystemPrompt } from './system-prompt.js';
 
 export const DEFAULT_MAX_ITERATIONS = 10;
@@ -31,14 +31,14 @@ export interface AgentRunOptions {
   /** Replaces the default system prompt; the untrusted-content rule is always appended. */
   readonly system?: string;
   /** Earlier messages of the conversation this run continues (already bounded). */
-  readonly history?: readonly ModelMessage[];
+  readonly history?: readonly LoopMessage[];
   readonly conversationId?: string | null;
   readonly maxIterations?: number;
   readonly signal?: AbortSignal;
   /** Provider retries on 429/5xx before the call counts as failed. */
   readonly maxRetries?: number;
   /** Receives new messages as soon as they exist, so a crash loses nothing already said. */
-  readonly onMessages?: (messages: ModelMessage[], details: { model: string | null; tokens: TokenUsage | null }) => Promise<void>;
+  readonly onMessages?: (messages: LoopMessage[], details: { model: string | null; tokens: TokenUsage | null }) => Promise<void>;
 }
 
 /** One tool call as reported in `--json` output and the API. */
@@ -66,7 +66,7 @@ export interface AgentRunResult {
   readonly steps: RunStep[];
 }
 
-function toolResultPart(call: ModelToolCall, outcome: DispatchOutcome): ToolResultPart {
+function toolResultPart(call: ModelToolCall, outcome: DispatchOutcome): LanguageModelV3ToolResultPart {
   return {
     type: 'tool-result',
     toolCallId: call.callId,
@@ -75,7 +75,7 @@ function toolResultPart(call: ModelToolCall, outcome: DispatchOutcome): ToolResu
   };
 }
 
-function assistantMessage(text: string, calls: readonly ModelToolCall[]): ModelMessage {
+function assistantMessage(text: string, calls: readonly ModelToolCall[]): LoopMessage {
   const content = [
     ...(text === '' ? [] : [{ type: 'text' as const, text }]),
     ...calls.map((call) => ({ type: 'tool-call' as const, toolCallId: call.callId, toolName: call.name, input: call.input ?? {} })),
@@ -96,7 +96,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
   const maxIterations = options.maxIterations ?? DEFAULT_MAX_ITERATIONS;
   const signal = options.signal ?? new AbortController().signal;
   const system = buildSystemPrompt(options.system);
-  const messages: ModelMessage[] = [...(options.history ?? [])];
+  const messages: LoopMessage[] = [...(options.history ?? [])];
   const steps: RunStep[] = [];
   let answer: string | null = null;
   let lastText = '';
@@ -112,14 +112,14 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
     tools: registry.names(),
   });
 
-  const persist = async (added: ModelMessage[], details: { model: string | null; tokens: TokenUsage | null }) => {
+  const persist = async (added: LoopMessage[], details: { model: string | null; tokens: TokenUsage | null }) => {
     messages.push(...added);
     await options.onMessages?.(added, details);
   };
 
   try {
-    await persist([{ role: 'user', content: options.task }], { model: null, tokens: null });
-    const tools = toolSetFrom(registry.specifications());
+    await persist([{ role: 'user', content: [{ type: 'text', text: options.task }] }], { model: null, tokens: null });
+    const tools = providerToolsFrom(registry.specifications());
     for (let iteration = 1; iteration <= maxIterations; iteration += 1) {
       if (signal.aborted) throw new RunCancelledError(String(signal.reason ?? 'cancelled'));
       emitter.emit({ type: 'model-call-start', model: options.model.slug, iteration });

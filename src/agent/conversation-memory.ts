@@ -1,4 +1,4 @@
-import type { ModelMessage } from 'ai';
+import type { LoopMessage } from './model-turn.js';
 
 /** How much of a conversation's history is sent to the model. */
 export interface MemoryBounds {
@@ -10,7 +10,7 @@ export interface MemoryBounds {
 
 export const DEFAULT_MEMORY_BOUNDS: MemoryBounds = { maxMessages: 40, maxTokens: 24_000 };
 
-function estimateTokens(message: ModelMessage): number {
+function estimateTokens(message: LoopMessage): number {
   return Math.ceil(JSON.stringify(message.content).length / 4);
 }
 
@@ -18,7 +18,7 @@ function estimateTokens(message: ModelMessage): number {
  * The newest part of a history that fits the bounds and starts at a user message, so a tool result
  * is never sent without the assistant call that asked for it.
  */
-export function boundHistory(messages: readonly ModelMessage[], bounds: MemoryBounds = DEFAULT_MEMORY_BOUNDS): ModelMessage[] {
+export function boundHistory(messages: readonly LoopMessage[], bounds: MemoryBounds = DEFAULT_MEMORY_BOUNDS): LoopMessage[] {
   let start = messages.length;
   let tokens = 0;
   while (start > 0 && messages.length - start < bounds.maxMessages) {

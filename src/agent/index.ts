@@ -2,3 +2,4 @@ export { DEFAULT_MAX_ITERATIONS, runAgent, type AgentRunOptions, type AgentRunRe
 export { DEFAULT_MEMORY_BOUNDS, boundHistory, type MemoryBounds } from './conversation-memory.js';
 export { defaultPolicy, refuseApprovals } from './policy/default-policy.js';
 export { DEFAULT_SYSTEM_PROMPT, buildSystemPrompt } from './system-prompt.js';
+export { type LoopMessage } from './model-turn.js';

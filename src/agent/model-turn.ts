@@ -1,11 +1,15 @@
-import { APICallError, RetryError, jsonSchema, streamText, tool, type ModelMessage, type ToolSet } from 'ai';
-import { ModelCallError, RunCancelledError, ForgeError } from '../core/index.js';
-import type { ResolvedModel } from '../llm/index.js';
+import { APICallError, type LanguageModelV3FunctionTool, type LanguageModelV3Message, type LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import { ForgeError, ModelCallError, RunCancelledError } from '../core/index.js';
+import { RetriesExhaustedError, callWithRetries, type ResolvedModel } from '../llm/index.js';
 import type { ToolSpecification } from '../tools/index.js';
+
+/** A message of the loop's history, in the AI SDK's provider-neutral prompt format. */
+export type LoopMessage = Exclude<LanguageModelV3Message, { role: 'system' }>;
 
 export interface ModelToolCall {
   readonly callId: string;
   readonly name: string;
+  /** The parsed arguments; the raw text when the model sent invalid JSON (dispatch then explains). */
   readonly input: unknown;
 }
 
@@ -18,86 +22,100 @@ export interface ModelTurn {
   readonly finishReason: string;
 }
 
-export function toolSetFrom(specifications: readonly ToolSpecification[]): ToolSet {
-  const entries = specifications.map((specification) => [
-    specification.name,
-    tool({ description: specification.description, inputSchema: jsonSchema(specification.inputSchema) }),
-  ]);
-  return Object.fromEntries(entries) as ToolSet;
+/** The tool list as the provider spec takes it, built once per run. */
+export function providerToolsFrom(specifications: readonly ToolSpecification[]): LanguageModelV3FunctionTool[] {
+  return specifications.map((specification) => ({
+    type: 'function',
+    name: specification.name,
+    description: specification.description,
+    inputSchema: specification.inputSchema as LanguageModelV3FunctionTool['inputSchema'],
+  }));
+}
+
+function parseArguments(text: string): unknown {
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
 }
 
 function statusCodeOf(error: unknown): number | undefined {
   if (APICallError.isInstance(error)) return error.statusCode;
-  if (RetryError.isInstance(error)) return statusCodeOf(error.lastError);
+  if (error instanceof RetriesExhaustedError) return statusCodeOf(error.lastError);
   return undefined;
 }
 
 function messageOf(error: unknown): string {
-  if (RetryError.isInstance(error)) return `${messageOf(error.lastError)} (after ${error.errors.length} attempts)`;
+  if (error instanceof RetriesExhaustedError) return `${messageOf(error.lastError)} (after ${error.errors.length} attempts)`;
+  if (APICallError.isInstance(error) && error.statusCode !== undefined) return `HTTP ${error.statusCode}: ${error.message}`;
   if (error instanceof Error) return error.message;
   return String(error);
 }
 
 /**
- * One streamed model call: sends system, history and tool schemas; returns the text and the tool calls
- * the model asked for (tools are executed by our loop, never by the SDK). Provider failures — HTTP
- * errors, rate limits after retries, a stream dropped mid-way — become a ModelCallError.
+ * One streamed model call at the provider-spec level: the AI SDK provider speaks the vendor's wire
+ * format; the loop owns the prompt, the tools and their execution. Retryable provider failures
+ * (429, 5xx, connection) are retried; anything else — and a stream that ends before the model
+ * finished — becomes a ModelCallError.
  */
 export async function streamModelTurn(options: {
   model: ResolvedModel;
   system: string;
-  messages: ModelMessage[];
-  tools: ToolSet;
+  messages: readonly LoopMessage[];
+  tools: readonly LanguageModelV3FunctionTool[];
   signal: AbortSignal;
   maxRetries: number;
-  onTextDelta?: (text: string) => void;
 }): Promise<ModelTurn> {
   let text = '';
   const toolCalls: ModelToolCall[] = [];
   let inputTokens = 0;
   let outputTokens = 0;
-  let finishReason = 'unknown';
-  let finished = false;
+  let finishReason: string | undefined;
+  let rawFinishReason: string | undefined;
   try {
-    const result = streamText({
-      model: options.model.model,
-      system: options.system,
-      messages: options.messages,
-      tools: options.tools,
-      abortSignal: options.signal,
-      maxRetries: options.maxRetries,
-      // Errors arrive as `error` parts below and become a ModelCallError; the SDK's default logs them to the console.
-      onError: () => {},
-    });
-    for await (const part of result.fullStream) {
+    const { stream } = await callWithRetries(
+      () =>
+        options.model.model.doStream({
+          prompt: [{ role: 'system', content: options.system }, ...options.messages],
+          tools: [...options.tools],
+          toolChoice: { type: 'auto' },
+          abortSignal: options.signal,
+        }),
+      { maxRetries: options.maxRetries, signal: options.signal },
+    );
+    const reader = stream.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const part: LanguageModelV3StreamPart = value;
       switch (part.type) {
         case 'text-delta':
-          text += part.text;
-          options.onTextDelta?.(part.text);
+          text += part.delta;
           break;
         case 'tool-call':
-          toolCalls.push({ callId: part.toolCallId, name: part.toolName, input: part.input });
+          toolCalls.push({ callId: part.toolCallId, name: part.toolName, input: parseArguments(part.input) });
           break;
         case 'finish':
-          inputTokens = part.totalUsage.inputTokens ?? 0;
-          outputTokens = part.totalUsage.outputTokens ?? 0;
-          finishReason = part.finishReason;
-          finished = true;
+          inputTokens = part.usage.inputTokens.total ?? 0;
+          outputTokens = part.usage.outputTokens.total ?? 0;
+          finishReason = part.finishReason.unified;
+          rawFinishReason = part.finishReason.raw;
           break;
         case 'error':
           throw part.error;
-        case 'abort':
-          throw new RunCancelledError(String(options.signal.reason ?? 'the model call was aborted'));
         default:
           break;
       }
     }
   } catch (error) {
     if (ForgeError.isInstance(error)) throw error;
-    if (options.signal.aborted) throw new RunCancelledError(String(options.signal.reason ?? 'aborted'));
+    if (options.signal.aborted) throw new RunCancelledError(String(options.signal.reason ?? 'the model call was aborted'));
     throw new ModelCallError(options.model.slug, messageOf(error), statusCodeOf(error), error);
   }
-  if (!finished || finishReason === 'error' || (finishReason === 'other' && text === '' && toolCalls.length === 0)) {
+  // Providers report 'other' with no raw reason when the vendor never sent one: the stream was cut.
+  if (finishReason === undefined || finishReason === 'error' || (finishReason === 'other' && rawFinishReason === undefined)) {
     throw new ModelCallError(options.model.slug, 'the response stream ended before the model finished (connection dropped mid-stream?)');
   }
   return { text, toolCalls, inputTokens, outputTokens, finishReason };

@@ -1,13 +1,12 @@
-import type { ModelMessage } from 'ai';
+import type { LoopMessage } from '../agent/index.js';
 import type { MessageRecord, NewMessage, TokenUsage } from '../core/index.js';
 
-function toolCallIdsOf(message: ModelMessage): string[] {
-  if (typeof message.content === 'string') return [];
+function toolCallIdsOf(message: LoopMessage): string[] {
   return message.content.flatMap((part) => ('toolCallId' in part && typeof part.toolCallId === 'string' ? [part.toolCallId] : []));
 }
 
 /** A loop message as the store keeps it. */
-export function toStoredMessage(message: ModelMessage, runId: string, details: { model: string | null; tokens: TokenUsage | null }): NewMessage {
+export function toStoredMessage(message: LoopMessage, runId: string, details: { model: string | null; tokens: TokenUsage | null }): NewMessage {
   return {
     runId,
     role: message.role,
@@ -19,7 +18,8 @@ export function toStoredMessage(message: ModelMessage, runId: string, details: {
   };
 }
 
-/** A stored message as the loop sends it again. */
-export function toModelMessage(record: MessageRecord): ModelMessage {
-  return { role: record.role, content: record.content } as ModelMessage;
+/** A stored message as the loop sends it again (plain-text content is turned into a text part). */
+export function toLoopMessage(record: MessageRecord): LoopMessage {
+  const content = typeof record.content === 'string' ? [{ type: 'text', text: record.content }] : record.content;
+  return { role: record.role, content } as LoopMessage;
 }

@@ -1,15 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_MEMORY_BOUNDS, DEFAULT_MAX_ITERATIONS, boundHistory, defaultPolicy, refuseApprovals, runAgent, type AgentRunResult } from '../agent/index.js';
-import { NotFoundError, type ApprovalGate, type GuardedFetch, type Policy, type Store } from '../core/index.js';
+import { NotFoundError, type AnyEventBody, type ApprovalGate, type GuardedFetch, type Policy, type Store } from '../core/index.js';
 import { InProcessEventBus, createRunEmitter } from '../events/index.js';
 import { CostMeter, createUtilityModel, defaultModelSlug, resolveModel, type ResolvedModel } from '../llm/index.js';
 import { RunRecorder, runLogPath } from '../runlog/index.js';
 import { openStore } from '../store/index.js';
+import { installationSecretBox } from '../store/secret-box.js';
 import { createBuiltinTools, searchConfigFromEnv } from '../tools/builtins/index.js';
 import { ToolRegistry } from '../tools/index.js';
+import { McpConnectionManager, createGuardedTransportFetch, type ReconnectBackoff, type StdioPermission } from '../tools/mcp/index.js';
 import { createGuardedFetch, parseAllowHosts, parseResolveEntries } from '../tools/security/index.js';
+import { FORGE_VERSION } from '../cli/version.js';
 import { loadConfig, type Environment, type ForgeConfig } from './config.js';
-import { toModelMessage, toStoredMessage } from './conversation-messages.js';
+import { toLoopMessage, toStoredMessage } from './conversation-messages.js';
 
 /** Everything a command needs, wired with the embedded defaults. */
 export interface ForgeRuntime {
@@ -20,15 +23,35 @@ export interface ForgeRuntime {
   readonly fetch: GuardedFetch;
   readonly policy: Policy;
   readonly approvals: ApprovalGate;
+  /** Remote MCP servers: reconnected from the store on open, their tools in `registry` while connected. */
+  readonly mcp: McpConnectionManager;
+  /** Ends MCP sessions (their tools leave the registry), then closes the store. */
   close(): Promise<void>;
+}
+
+/** Choices a composition root makes when it opens the runtime. */
+export interface RuntimeOptions {
+  readonly mcp?: {
+    /** Stdio MCP servers start local programs: `allow` only for the local CLI's explicit opt-in; servers pass `refuse`. */
+    readonly stdio?: StdioPermission;
+    /** How long `openRuntime` waits for stored servers to connect before going on without them; default 3 s. */
+    readonly startupWaitMs?: number;
+    readonly backoff?: ReconnectBackoff;
+    /** Bound on each MCP handshake, list and call; default 30 s. */
+    readonly timeoutMs?: number;
+  };
 }
 
 export function newRunId(): string {
   return randomBytes(6).toString('hex');
 }
 
-/** Opens the store, builds the guard and the registry of built-in tools. */
-export async function openRuntime(env: Environment = process.env, cwd: string = process.cwd()): Promise<ForgeRuntime> {
+/**
+ * Opens the store, builds the guard and the registry of built-in tools, and reconnects the stored MCP
+ * servers (waiting at most `startupWaitMs` for them; a server that is down keeps reconnecting in the
+ * background and shows `reconnecting` meanwhile).
+ */
+export async function openRuntime(env: Environment = process.env, cwd: string = process.cwd(), options: RuntimeOptions = {}): Promise<ForgeRuntime> {
   const config = loadConfig(env, cwd);
   const fetch = createGuardedFetch({
     allowHosts: parseAllowHosts(config.allowHosts),
@@ -37,6 +60,19 @@ export async function openRuntime(env: Environment = process.env, cwd: string = 
   const registry = new ToolRegistry();
   for (const tool of createBuiltinTools(searchConfigFromEnv(env))) registry.register(tool);
   const store = await openStore({ url: config.databaseUrl });
+  const mcp = new McpConnectionManager({
+    store: store.mcpServers,
+    registry,
+    secrets: installationSecretBox({ secretKey: env['FORGE_SECRET_KEY'], home: config.home }),
+    // The same FORGE_ALLOW_HOSTS and FORGE_RESOLVE rules as every tool's network access.
+    fetch: createGuardedTransportFetch({ allowHosts: parseAllowHosts(config.allowHosts), resolve: parseResolveEntries(config.resolve) }),
+    // The local opt-in for stdio servers is explicit: --allow-stdio, or FORGE_MCP_ALLOW_STDIO=1.
+    stdio: options.mcp?.stdio ?? (env['FORGE_MCP_ALLOW_STDIO'] === '1' ? 'allow' : 'refuse'),
+    clientInfo: { name: 'forge', version: FORGE_VERSION },
+    ...(options.mcp?.backoff === undefined ? {} : { backoff: options.mcp.backoff }),
+    ...(options.mcp?.timeoutMs === undefined ? {} : { timeoutMs: options.mcp.timeoutMs }),
+  });
+  await mcp.start({ waitMs: options.mcp?.startupWaitMs ?? 3_000 });
   return {
     config,
     store,
@@ -45,7 +81,11 @@ export async function openRuntime(env: Environment = process.env, cwd: string = 
     fetch,
     policy: defaultPolicy,
     approvals: refuseApprovals,
-    close: () => store.close(),
+    mcp,
+    close: async () => {
+      await mcp.close();
+      await store.close();
+    },
   };
 }
 
@@ -59,6 +99,8 @@ export interface RunTaskOptions {
   readonly conversationId?: string;
   readonly signal?: AbortSignal;
   readonly maxRetries?: number;
+  /** Events that open the run's log before the loop starts (e.g. why no stored skill replaced the agent). */
+  readonly preludeEvents?: readonly AnyEventBody[];
 }
 
 export interface RunTaskResult extends AgentRunResult {
@@ -85,7 +127,7 @@ export async function runTask(runtime: ForgeRuntime, options: RunTaskOptions): P
     maxMessages: config.historyMessages ?? DEFAULT_MEMORY_BOUNDS.maxMessages,
     maxTokens: config.historyTokens ?? DEFAULT_MEMORY_BOUNDS.maxTokens,
   };
-  const history = boundHistory((await store.conversations.listMessages(conversation.id, { lastN: bounds.maxMessages })).map(toModelMessage), bounds);
+  const history = boundHistory((await store.conversations.listMessages(conversation.id, { lastN: bounds.maxMessages })).map(toLoopMessage), bounds);
 
   const runId = newRunId();
   await store.runs.create({ id: runId, task: options.task, model: model.slug, conversationId: conversation.id });
@@ -93,6 +135,7 @@ export async function runTask(runtime: ForgeRuntime, options: RunTaskOptions): P
   const recorder = new RunRecorder(runtime.bus, runId, logFile, store);
   const emitter = createRunEmitter(runtime.bus, runId);
   const meter = new CostMeter(runId);
+  for (const body of options.preludeEvents ?? []) emitter.emit(body);
   let result: AgentRunResult;
   try {
     result = await runAgent({
