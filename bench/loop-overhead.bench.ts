@@ -3,7 +3,7 @@
  * the AI SDK's own generateText tool loop, on the same zero-latency model and the same no-op tool.
  * Target (engine-core issue): Forge ≤ 1.5× the bare AI SDK loop.
  *
- *   npm run bench            (ITERATIONS=20 RUNS=60 by default)
+ *   npm run bench            (ITERATIONS=20 RUNS=60 ROUNDS=5 by default)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +22,7 @@ import { ToolRegistry } from '../src/tools/index.js';
 const ITERATIONS = Number(process.env['ITERATIONS'] ?? 20);
 const RUNS = Number(process.env['RUNS'] ?? 60);
 const WARMUP = 10;
+const ROUNDS = Number(process.env['ROUNDS'] ?? 5);
 
 const usage = {
   inputTokens: { total: 10, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
@@ -92,11 +93,11 @@ async function main(): Promise<void> {
   registry.register(defineTool({ name: 'noop', description: 'does nothing', inputSchema, risk: 'low', sideEffect: 'read', execute: async ({ value }) => ({ value }) }));
   let runNumber = 0;
 
-  async function forgeLoop(): Promise<void> {
+  async function forgeLoop(options: { persist: boolean }): Promise<void> {
     const bus = new InProcessEventBus();
     const runId = `bench-${runNumber++}`;
-    await store.runs.create({ id: runId, task: 'bench', model: 'bench:zero-latency', conversationId: null });
-    const recorder = new RunRecorder(bus, runId, path.join(folder, 'runs', `${runId}.jsonl`), store);
+    if (options.persist) await store.runs.create({ id: runId, task: 'bench', model: 'bench:zero-latency', conversationId: null });
+    const recorder = options.persist ? new RunRecorder(bus, runId, path.join(folder, 'runs', `${runId}.jsonl`), store) : undefined;
     const emitter = createRunEmitter(bus, runId);
     const result = await runAgent({
       task: 'bench',
@@ -109,11 +110,11 @@ async function main(): Promise<void> {
       toolContext: { fetch: noNetwork, utilityModel: undefined },
       maxIterations: ITERATIONS + 1,
     });
-    await recorder.close();
+    await recorder?.close();
     if (result.steps.length !== ITERATIONS || result.status !== 'completed') throw new Error(`forge loop ran ${result.steps.length} steps (${result.status})`);
   }
 
-  async function measure(name: string, body: () => Promise<void>): Promise<number> {
+  async function measure(body: () => Promise<void>): Promise<number> {
     for (let index = 0; index < WARMUP; index += 1) await body();
     const started = performance.now();
     for (let index = 0; index < RUNS; index += 1) await body();
@@ -121,11 +122,12 @@ async function main(): Promise<void> {
   }
 
   // Interleave rounds so machine noise hits every contender alike; keep each contender's best round.
-  const best = { generateText: Infinity, streamText: Infinity, forge: Infinity };
-  for (let round = 0; round < 3; round += 1) {
-    best.generateText = Math.min(best.generateText, await measure('generateText', bareGenerateText));
-    best.streamText = Math.min(best.streamText, await measure('streamText', bareStreamText));
-    best.forge = Math.min(best.forge, await measure('forge', forgeLoop));
+  const best = { generateText: Infinity, streamText: Infinity, forgeInMemory: Infinity, forge: Infinity };
+  for (let round = 0; round < ROUNDS; round += 1) {
+    best.generateText = Math.min(best.generateText, await measure(bareGenerateText));
+    best.streamText = Math.min(best.streamText, await measure(bareStreamText));
+    best.forgeInMemory = Math.min(best.forgeInMemory, await measure(() => forgeLoop({ persist: false })));
+    best.forge = Math.min(best.forge, await measure(() => forgeLoop({ persist: true })));
   }
   await store.close();
   rmSync(folder, { recursive: true, force: true });
@@ -133,9 +135,10 @@ async function main(): Promise<void> {
   const rows = [
     ['AI SDK generateText tool loop (baseline)', best.generateText, 1],
     ['AI SDK streamText tool loop', best.streamText, best.streamText / best.generateText],
+    ['Forge loop (dispatch + events, nothing persisted)', best.forgeInMemory, best.forgeInMemory / best.generateText],
     ['Forge loop (dispatch + events + run log + store)', best.forge, best.forge / best.generateText],
   ] as const;
-  process.stdout.write(`loop overhead per iteration — ${ITERATIONS} iterations × ${RUNS} runs, best of 3 interleaved rounds, zero-latency model, no-op tool\n\n`);
+  process.stdout.write(`loop overhead per iteration — ${ITERATIONS} iterations × ${RUNS} runs, best of ${ROUNDS} interleaved rounds, zero-latency model, no-op tool\n\n`);
   process.stdout.write(`${'contender'.padEnd(52)}${'µs/iteration'.padStart(14)}${'ratio'.padStart(10)}\n`);
   for (const [name, micros, ratio] of rows) process.stdout.write(`${name.padEnd(52)}${micros.toFixed(1).padStart(14)}${`${ratio.toFixed(2)}×`.padStart(10)}\n`);
   const verdict = best.forge / best.generateText <= 1.5 ? 'within' : 'OVER';

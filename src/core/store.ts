@@ -77,6 +77,11 @@ export interface RunStore {
 
 export interface EventStore {
   append(event: ForgeEvent): Promise<void>;
+  /**
+   * Appends several events, far cheaper than one `append` each. Atomic inside `Store.transaction`;
+   * outside one, up to 100 events go in per statement.
+   */
+  appendAll(events: readonly ForgeEvent[]): Promise<void>;
   /** In `seq` order. */
   list(runId: string): Promise<ForgeEvent[]>;
 }
@@ -102,15 +107,101 @@ export interface ModelCallStore {
   list(runId: string): Promise<ModelCallRecord[]>;
 }
 
+export type SkillStatus = 'active' | 'stale';
+
+/**
+ * A stored skill. `document` is the portable skill document exactly as the skills module wrote it
+ * (versioned JSON; the store never interprets it). `name` is unique; saving a document under an
+ * existing name replaces it and keeps its id and creation time.
+ */
+export interface SkillRecord {
+  readonly id: string;
+  readonly name: string;
+  readonly description: string;
+  readonly document: unknown;
+  readonly status: SkillStatus;
+  /** Why the skill is stale; null while it is active. */
+  readonly staleReason: string | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export type NewSkill = Pick<SkillRecord, 'id' | 'name' | 'description' | 'document'>;
+
+export interface SkillStore {
+  /** Creates the skill, or replaces the one with the same name (which becomes active again). */
+  save(skill: NewSkill): Promise<SkillRecord>;
+  /** By id or by name. */
+  get(idOrName: string): Promise<SkillRecord | undefined>;
+  /** Oldest first. */
+  list(): Promise<SkillRecord[]>;
+  /** Marks a skill stale with its reason, or active again with `reason: null`; throws NotFoundError for an unknown skill. */
+  setStatus(idOrName: string, status: SkillStatus, reason: string | null): Promise<SkillRecord>;
+  /** Returns whether it existed. */
+  delete(idOrName: string): Promise<boolean>;
+}
+
+/** How Forge talks to a remote MCP server. `stdio` exists only for the local CLI's explicit opt-in. */
+export type McpTransportKind = 'streamable-http' | 'sse' | 'stdio';
+
+/**
+ * A remote MCP server the user added. The record outlives the process: on start Forge reconnects to
+ * every stored server. Header values (tokens, API keys) are stored only sealed by the secret box;
+ * the store never sees them in clear.
+ */
+export interface McpServerRecord {
+  /** Unique; the `{server}` in `mcp__{server}__{tool}`. */
+  readonly name: string;
+  readonly transport: McpTransportKind;
+  /** The endpoint URL (for `stdio`, the command line as a JSON array: `["command", "arg", …]`). */
+  readonly url: string;
+  /** The sealed JSON of the header map, or null when the server needs no headers. */
+  readonly sealedHeaders: string | null;
+  /** Remote tool names to register; null registers every tool the server offers. */
+  readonly enabledTools: readonly string[] | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export type NewMcpServer = Omit<McpServerRecord, 'createdAt' | 'updatedAt'>;
+export type McpServerUpdate = Partial<Pick<McpServerRecord, 'url' | 'transport' | 'sealedHeaders' | 'enabledTools'>>;
+
+export interface McpServerStore {
+  /** Throws `DuplicateRecordError` when a server with this name exists. */
+  create(server: NewMcpServer): Promise<McpServerRecord>;
+  get(name: string): Promise<McpServerRecord | undefined>;
+  /** Oldest first, so servers reconnect in the order they were added. */
+  list(): Promise<McpServerRecord[]>;
+  /** Changes only the given fields; throws `NotFoundError` for an unknown name. */
+  update(name: string, update: McpServerUpdate): Promise<McpServerRecord>;
+  /** Returns whether it existed. */
+  delete(name: string): Promise<boolean>;
+}
+
 /**
  * The one persistence interface. Implementations (libSQL embedded, PostgreSQL at scale) must pass the
  * same contract suite. Every write is durable when its promise resolves.
  */
+/** The writes a running run makes as it goes; inside `Store.transaction` they commit together. */
+export interface RunWrites {
+  readonly runs: Pick<RunStore, 'update'>;
+  readonly events: Pick<EventStore, 'append' | 'appendAll'>;
+  readonly steps: Pick<StepStore, 'record'>;
+  readonly modelCalls: Pick<ModelCallStore, 'record'>;
+}
+
 export interface Store {
+  /**
+   * Runs `work` in one transaction: every write it makes commits together, or none does (the error
+   * is rethrown). Lets a recorder persist a burst of events with one commit instead of one each.
+   */
+  transaction(work: (writes: RunWrites) => Promise<void>): Promise<void>;
   readonly runs: RunStore;
   readonly events: EventStore;
   readonly steps: StepStore;
   readonly conversations: ConversationStore;
   readonly modelCalls: ModelCallStore;
+  readonly skills: SkillStore;
+  readonly mcpServers: McpServerStore;
   close(): Promise<void>;
 }

@@ -1,19 +1,24 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { EventBus, ForgeEvent, Store } from '../core/index.js';
+import type { EventBus, ForgeEvent, RunWrites, Store } from '../core/index.js';
+
+/** How long events may wait before they are committed to the store (the run log gets them every tick). */
+const STORE_FLUSH_INTERVAL_MS = 100;
 
 /**
- * Persists one run's events as they happen: one JSON line each to the run log file, and the same
- * events to the store (events, steps, model calls, and the run's final state on `run-end`).
- * Writes are batched per tick so the loop never waits on disk; `close()` flushes everything and
- * reports the first write failure, so nothing is lost silently.
+ * Persists one run's events as they happen: one JSON line each to the run log file (appended every
+ * tick), and the same events to the store (events, steps, model calls, and the run's final state on
+ * `run-end`), committed together at most every 100 ms and at once on `run-end`. The loop never waits
+ * on disk; `close()` flushes everything and reports the first write failure, so nothing is lost
+ * silently.
  */
 export class RunRecorder {
   private readonly pendingLines: string[] = [];
   private readonly pendingEvents: ForgeEvent[] = [];
   private readonly toolInputs = new Map<string, unknown>();
   private stepIndex = 0;
-  private scheduled = false;
+  private logFlushScheduled = false;
+  private storeFlushTimer: NodeJS.Timeout | undefined;
   private storeChain: Promise<void> = Promise.resolve();
   private failure: unknown;
   private readonly unsubscribe: () => void;
@@ -34,43 +39,56 @@ export class RunRecorder {
     this.pendingLines.push(JSON.stringify(event));
     this.pendingEvents.push(event);
     if (event.type === 'run-end') {
-      this.flush();
+      this.flushLog();
+      this.flushStore();
       return;
     }
-    if (!this.scheduled) {
-      this.scheduled = true;
-      setImmediate(() => this.flush());
+    if (!this.logFlushScheduled) {
+      this.logFlushScheduled = true;
+      setImmediate(() => this.flushLog());
+    }
+    if (this.storeFlushTimer === undefined) {
+      this.storeFlushTimer = setTimeout(() => this.flushStore(), STORE_FLUSH_INTERVAL_MS);
     }
   }
 
-  private flush(): void {
-    this.scheduled = false;
-    if (this.pendingLines.length > 0) {
-      const lines = this.pendingLines.splice(0).join('\n') + '\n';
-      try {
-        appendFileSync(this.logFile, lines);
-      } catch (error) {
-        this.failure ??= error;
-      }
+  private flushLog(): void {
+    this.logFlushScheduled = false;
+    if (this.pendingLines.length === 0) return;
+    const lines = this.pendingLines.splice(0).join('\n') + '\n';
+    try {
+      appendFileSync(this.logFile, lines);
+    } catch (error) {
+      this.failure ??= error;
     }
+  }
+
+  private flushStore(): void {
+    clearTimeout(this.storeFlushTimer);
+    this.storeFlushTimer = undefined;
     const events = this.pendingEvents.splice(0);
     if (events.length === 0) return;
-    this.storeChain = this.storeChain.then(async () => {
-      for (const event of events) await this.persist(event);
-    }).catch((error: unknown) => {
-      this.failure ??= error;
-    });
+    this.storeChain = this.storeChain
+      .then(() =>
+        this.store.transaction(async (writes) => {
+          await writes.events.appendAll(events);
+          for (const event of events) await this.persistDerived(event, writes);
+        }),
+      )
+      .catch((error: unknown) => {
+        this.failure ??= error;
+      });
   }
 
-  private async persist(event: ForgeEvent): Promise<void> {
-    await this.store.events.append(event);
+  /** The rows other than the event itself: steps, model calls, the run's final state. */
+  private async persistDerived(event: ForgeEvent, writes: RunWrites): Promise<void> {
     switch (event.type) {
       case 'tool-call-start':
         this.toolInputs.set(event.call_id, event.input);
         break;
       case 'tool-result':
       case 'tool-error':
-        await this.store.steps.record({
+        await writes.steps.record({
           runId: this.runId,
           index: this.stepIndex++,
           callId: event.call_id,
@@ -82,7 +100,7 @@ export class RunRecorder {
         });
         break;
       case 'model-call':
-        await this.store.modelCalls.record({
+        await writes.modelCalls.record({
           runId: this.runId,
           model: event.model,
           purpose: event.purpose,
@@ -95,7 +113,7 @@ export class RunRecorder {
         });
         break;
       case 'run-end':
-        await this.store.runs.update(this.runId, {
+        await writes.runs.update(this.runId, {
           status: event.status,
           haltReason: event.halt_reason,
           answer: event.answer,
@@ -113,7 +131,8 @@ export class RunRecorder {
 
   /** Writes what is pending, stops listening, and throws the first write failure if there was one. */
   async close(): Promise<void> {
-    this.flush();
+    this.flushLog();
+    this.flushStore();
     this.unsubscribe();
     await this.storeChain;
     if (this.failure !== undefined) throw this.failure;

@@ -130,6 +130,55 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
       });
     });
 
+    describe('appending many events', () => {
+      it('appends a batch larger than one statement in seq order', async () => {
+        await store.runs.create(newRun('run-1'));
+        const events = Array.from({ length: 250 }, (_, seq) => toolCallStartEvent('run-1', seq, { seq }));
+        await store.events.appendAll(events);
+        expect((await store.events.list('run-1')).map((event) => event.seq)).toEqual(events.map((event) => event.seq));
+      });
+
+      it('refuses a duplicate seq in a batch and writes none of that batch', async () => {
+        await store.runs.create(newRun('run-1'));
+        await store.events.append(runStartEvent('run-1', 0));
+        await expect(store.events.appendAll([toolCallStartEvent('run-1', 1, {}), runStartEvent('run-1', 0)])).rejects.toBeInstanceOf(DuplicateRecordError);
+        expect(await store.events.list('run-1')).toHaveLength(1);
+      });
+    });
+
+    describe('transactions', () => {
+      it('commits every write of a transaction together', async () => {
+        await store.runs.create(newRun('run-1'));
+        await store.transaction(async (writes) => {
+          await writes.events.append(runStartEvent('run-1', 0));
+          await writes.steps.record({ runId: 'run-1', index: 0, callId: 'call-0', tool: 'web_search', input: { query: 'q' }, output: 'ok', error: null, durationMs: 3 });
+          await writes.modelCalls.record(modelCall({ runId: 'run-1' }));
+          await writes.runs.update('run-1', { status: 'completed', llmCalls: 1 });
+        });
+        expect(await store.events.list('run-1')).toHaveLength(1);
+        expect(await store.steps.list('run-1')).toHaveLength(1);
+        expect(await store.modelCalls.list('run-1')).toHaveLength(1);
+        expect(await store.runs.get('run-1')).toMatchObject({ status: 'completed', llmCalls: 1 });
+      });
+
+      it('writes nothing when any write of the transaction fails, and rethrows the failure', async () => {
+        await store.runs.create(newRun('run-1'));
+        await store.events.append(runStartEvent('run-1', 0));
+        await expect(
+          store.transaction(async (writes) => {
+            await writes.events.append(toolCallStartEvent('run-1', 1, { a: 1 }));
+            await writes.modelCalls.record(modelCall({ runId: 'run-1' }));
+            await writes.events.append(runStartEvent('run-1', 0));
+          }),
+        ).rejects.toBeInstanceOf(DuplicateRecordError);
+        expect(await store.events.list('run-1')).toHaveLength(1);
+        expect(await store.modelCalls.list('run-1')).toEqual([]);
+        // The store is still usable after the rollback.
+        await store.events.append(toolCallStartEvent('run-1', 1, { a: 1 }));
+        expect(await store.events.list('run-1')).toHaveLength(2);
+      });
+    });
+
     describe('events', () => {
       it('lists a run\'s events in seq order, exactly as appended', async () => {
         await store.runs.create(newRun('run-1'));
@@ -384,6 +433,105 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
         expect(listed[1]?.costUsd).toBe(0);
         expect(await store.modelCalls.list('run-2')).toHaveLength(1);
         expect(await store.modelCalls.list('run-unknown')).toEqual([]);
+      });
+    });
+
+    describe('skills', () => {
+      const document = { version: 1, name: 'release-notes', steps: [{ tool: 'web_search', arguments: { query: '{{topic}} 最新 release' } }], awkward: awkwardJson };
+
+      it('saves a skill active, and finds it by id and by name with its document intact', async () => {
+        const saved = await store.skills.save({ id: 'skill-1', name: 'release-notes', description: 'Latest release notes of a project.', document });
+
+        expect(saved).toEqual({
+          id: 'skill-1',
+          name: 'release-notes',
+          description: 'Latest release notes of a project.',
+          document,
+          status: 'active',
+          staleReason: null,
+          createdAt: expect.stringMatching(isoUtc),
+          updatedAt: saved.createdAt,
+        });
+        expect(await store.skills.get('skill-1')).toEqual(saved);
+        expect(await store.skills.get('release-notes')).toEqual(saved);
+        expect(await store.skills.get('missing')).toBeUndefined();
+      });
+
+      it('replaces the skill saved under the same name, keeping its id, and makes it active again', async () => {
+        const first = await store.skills.save({ id: 'skill-1', name: 'release-notes', description: 'v1', document });
+        await store.skills.setStatus('release-notes', 'stale', 'web_search changed its input schema');
+
+        const second = await store.skills.save({ id: 'skill-2', name: 'release-notes', description: 'v2', document: { ...document, version: 2 } });
+
+        expect(second).toMatchObject({ id: 'skill-1', description: 'v2', document: { version: 2 }, status: 'active', staleReason: null, createdAt: first.createdAt });
+        expect(await store.skills.list()).toEqual([second]);
+        expect(await store.skills.get('skill-2')).toBeUndefined();
+      });
+
+      it('marks a skill stale with its reason and active again, and refuses an unknown skill', async () => {
+        await store.skills.save({ id: 'skill-1', name: 'release-notes', description: '', document });
+
+        const stale = await store.skills.setStatus('skill-1', 'stale', 'output contract failed: step 1 returned nothing');
+        expect(stale).toMatchObject({ status: 'stale', staleReason: 'output contract failed: step 1 returned nothing' });
+        expect(await store.skills.get('release-notes')).toEqual(stale);
+        expect(await store.skills.setStatus('release-notes', 'active', 'ignored')).toMatchObject({ status: 'active', staleReason: null });
+
+        const error = await rejectionOf(store.skills.setStatus('missing', 'stale', 'why'));
+        expect(error).toBeInstanceOf(NotFoundError);
+        expect(error).toMatchObject({ kind: 'skill', id: 'missing' });
+      });
+
+      it('lists skills oldest first and deletes by name', async () => {
+        for (const name of ['b-skill', 'a-skill', 'c-skill']) await store.skills.save({ id: `id-${name}`, name, description: name, document });
+
+        expect((await store.skills.list()).map((skill) => skill.name)).toEqual(['b-skill', 'a-skill', 'c-skill']);
+        expect(await store.skills.delete('a-skill')).toBe(true);
+        expect(await store.skills.delete('a-skill')).toBe(false);
+        expect((await store.skills.list()).map((skill) => skill.name)).toEqual(['b-skill', 'c-skill']);
+      });
+    });
+
+    describe('mcp servers', () => {
+      const sealed = 'v1.nonce.ciphertext.tag';
+
+      it('creates a server, gets it back by name and lists servers in the order they were added', async () => {
+        const created = await store.mcpServers.create({ name: 'docs', transport: 'streamable-http', url: 'https://mcp.example.org/mcp', sealedHeaders: sealed, enabledTools: null });
+        await store.mcpServers.create({ name: 'alpha', transport: 'sse', url: 'https://legacy.example.org/sse', sealedHeaders: null, enabledTools: ['echo', 'get-sum'] });
+
+        expect(created).toEqual({
+          name: 'docs',
+          transport: 'streamable-http',
+          url: 'https://mcp.example.org/mcp',
+          sealedHeaders: sealed,
+          enabledTools: null,
+          createdAt: expect.stringMatching(isoUtc),
+          updatedAt: created.createdAt,
+        });
+        expect(await store.mcpServers.get('docs')).toEqual(created);
+        expect(await store.mcpServers.get('missing')).toBeUndefined();
+        expect((await store.mcpServers.list()).map((server) => [server.name, server.enabledTools])).toEqual([
+          ['docs', null],
+          ['alpha', ['echo', 'get-sum']],
+        ]);
+      });
+
+      it('refuses a second server with a taken name and keeps the first', async () => {
+        const first = await store.mcpServers.create({ name: 'docs', transport: 'streamable-http', url: 'https://one.example.org/mcp', sealedHeaders: null, enabledTools: null });
+
+        await expect(store.mcpServers.create({ name: 'docs', transport: 'sse', url: 'https://two.example.org/sse', sealedHeaders: null, enabledTools: null })).rejects.toBeInstanceOf(DuplicateRecordError);
+        expect(await store.mcpServers.list()).toEqual([first]);
+      });
+
+      it('updates only the given fields, clears enabled tools with null, and deletes', async () => {
+        const created = await store.mcpServers.create({ name: 'docs', transport: 'streamable-http', url: 'https://mcp.example.org/mcp', sealedHeaders: sealed, enabledTools: ['echo'] });
+
+        const updated = await store.mcpServers.update('docs', { url: 'https://moved.example.org/mcp', enabledTools: null });
+
+        expect(updated).toEqual({ ...created, url: 'https://moved.example.org/mcp', enabledTools: null, updatedAt: expect.stringMatching(isoUtc) });
+        await expect(store.mcpServers.update('missing', { url: 'https://x.example.org' })).rejects.toBeInstanceOf(NotFoundError);
+        expect(await store.mcpServers.delete('docs')).toBe(true);
+        expect(await store.mcpServers.delete('docs')).toBe(false);
+        expect(await store.mcpServers.list()).toEqual([]);
       });
     });
 

@@ -1,13 +1,14 @@
-import type { Client, Row } from '@libsql/client';
+import type { Row } from '@libsql/client';
 import type { ModelCallRecord, ModelCallStore } from '../../core/index.js';
 import { readNullableNumber, readNullableText, readNumber, readText } from './row-values.js';
+import type { SqlExecutor } from './sql-executor.js';
 
 /**
  * The model-call ledger in `model_calls`, listed per run in the order the calls were recorded. An
  * unknown price stays `null`; it is never stored as $0.
  */
 export class LibsqlModelCallStore implements ModelCallStore {
-  constructor(private readonly client: Client) {}
+  constructor(private readonly client: SqlExecutor) {}
 
   async record(call: ModelCallRecord): Promise<void> {
     await this.client.execute({

@@ -1,9 +1,10 @@
-import type { Client, Row } from '@libsql/client';
+import type { Row } from '@libsql/client';
 import { NotFoundError, type HaltReason, type NewRun, type RunRecord, type RunStatus, type RunStore, type RunUpdate } from '../../core/index.js';
 import { DuplicateRecordError } from '../duplicate-record-error.js';
 import { constraintViolation } from './constraint-violation.js';
 import { sqliteLimit } from './sqlite-limit.js';
 import { onlyRow, readNullableNumber, readNullableText, readNumber, readText } from './row-values.js';
+import type { SqlExecutor } from './sql-executor.js';
 
 const runColumns =
   'id, task, model, status, halt_reason, answer, conversation_id, llm_calls, input_tokens, output_tokens, cost_usd, error, created_at, updated_at';
@@ -22,7 +23,7 @@ const updatableColumns = {
 
 /** Runs in the `runs` table. A new run starts `running` with no calls, no tokens and $0 spent. */
 export class LibsqlRunStore implements RunStore {
-  constructor(private readonly client: Client) {}
+  constructor(private readonly client: SqlExecutor) {}
 
   async create(run: NewRun): Promise<RunRecord> {
     const now = new Date().toISOString();

@@ -1,9 +1,10 @@
-import type { Client, Row } from '@libsql/client';
+import type { Row } from '@libsql/client';
 import { NotFoundError, type NewStep, type StepRecord, type StepStore } from '../../core/index.js';
 import { DuplicateRecordError } from '../duplicate-record-error.js';
 import { fromJsonColumn, toJsonColumn } from '../json-column.js';
 import { constraintViolation } from './constraint-violation.js';
 import { readNullableText, readNumber, readText } from './row-values.js';
+import type { SqlExecutor } from './sql-executor.js';
 
 /**
  * Steps in the `steps` table; a step's `index` is its `position` column. A step belongs to a stored
@@ -11,7 +12,7 @@ import { readNullableText, readNumber, readText } from './row-values.js';
  * already has throws `DuplicateRecordError`.
  */
 export class LibsqlStepStore implements StepStore {
-  constructor(private readonly client: Client) {}
+  constructor(private readonly client: SqlExecutor) {}
 
   async record(step: NewStep): Promise<void> {
     try {

@@ -1,11 +1,13 @@
 import { createClient, type Client } from '@libsql/client';
-import type { ConversationStore, EventStore, ModelCallStore, RunStore, StepStore, Store } from '../../core/index.js';
+import type { ConversationStore, EventStore, McpServerStore, ModelCallStore, RunStore, RunWrites, SkillStore, StepStore, Store } from '../../core/index.js';
 import { migrationsFor } from '../migrations/index.js';
 import { applyMigrations } from './apply-migrations.js';
 import { LibsqlConversationStore } from './libsql-conversation-store.js';
 import { LibsqlEventStore } from './libsql-event-store.js';
+import { LibsqlMcpServerStore } from './libsql-mcp-server-store.js';
 import { LibsqlModelCallStore } from './libsql-model-call-store.js';
 import { LibsqlRunStore } from './libsql-run-store.js';
+import { LibsqlSkillStore } from './libsql-skill-store.js';
 import { LibsqlStepStore } from './libsql-step-store.js';
 import { sqliteDialect } from './sqlite-dialect.js';
 
@@ -27,6 +29,8 @@ export class LibsqlStore implements Store {
   readonly steps: StepStore;
   readonly conversations: ConversationStore;
   readonly modelCalls: ModelCallStore;
+  readonly skills: SkillStore;
+  readonly mcpServers: McpServerStore;
 
   private constructor(private readonly client: Client) {
     this.runs = new LibsqlRunStore(client);
@@ -34,6 +38,8 @@ export class LibsqlStore implements Store {
     this.steps = new LibsqlStepStore(client);
     this.conversations = new LibsqlConversationStore(client);
     this.modelCalls = new LibsqlModelCallStore(client);
+    this.skills = new LibsqlSkillStore(client);
+    this.mcpServers = new LibsqlMcpServerStore(client);
   }
 
   /**
@@ -52,6 +58,25 @@ export class LibsqlStore implements Store {
       throw error;
     }
     return new LibsqlStore(client);
+  }
+
+  async transaction(work: (writes: RunWrites) => Promise<void>): Promise<void> {
+    const transaction = await this.client.transaction('write');
+    try {
+      await work({
+        runs: new LibsqlRunStore(transaction),
+        events: new LibsqlEventStore(transaction),
+        steps: new LibsqlStepStore(transaction),
+        modelCalls: new LibsqlModelCallStore(transaction),
+      });
+      await transaction.commit();
+    } catch (error) {
+      // The original failure is what matters; a rollback that also fails adds nothing to act on.
+      await transaction.rollback().catch(() => undefined);
+      throw error;
+    } finally {
+      transaction.close();
+    }
   }
 
   async close(): Promise<void> {

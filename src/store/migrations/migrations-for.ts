@@ -1,8 +1,10 @@
 import { initialSchema } from './initial-schema.js';
+import { mcpServersSchema } from './mcp-servers-schema.js';
 import type { Migration } from './migration.js';
+import { skillsSchema } from './skills-schema.js';
 import type { SqlDialect } from './sql-dialect.js';
 
 /** Every migration of the schema, oldest first, spelled for `dialect`. Append new versions at the end. */
 export function migrationsFor(dialect: SqlDialect): readonly Migration[] {
-  return [initialSchema(dialect)];
+  return [initialSchema(dialect), skillsSchema(dialect), mcpServersSchema(dialect)];
 }

@@ -1,0 +1,87 @@
+import type { Client, Row } from '@libsql/client';
+import { NotFoundError, type McpServerRecord, type McpServerStore, type McpServerUpdate, type McpTransportKind, type NewMcpServer } from '../../core/index.js';
+import { DuplicateRecordError } from '../duplicate-record-error.js';
+import { fromJsonColumn, toJsonColumn } from '../json-column.js';
+import { constraintViolation } from './constraint-violation.js';
+import { onlyRow, readNullableText, readText } from './row-values.js';
+
+const serverColumns = 'name, transport, url, sealed_headers, enabled_tools, created_at, updated_at';
+
+// A fixed list, so only these names ever reach the SQL text, whatever keys an update object carries.
+const updatableColumns = {
+  url: 'url',
+  transport: 'transport',
+  sealedHeaders: 'sealed_headers',
+  enabledTools: 'enabled_tools',
+} as const satisfies Record<keyof McpServerUpdate, string>;
+
+/** Remote MCP servers in `mcp_servers`, addressed by their unique name. */
+export class LibsqlMcpServerStore implements McpServerStore {
+  constructor(private readonly client: Client) {}
+
+  async create(server: NewMcpServer): Promise<McpServerRecord> {
+    const now = new Date().toISOString();
+    try {
+      const result = await this.client.execute({
+        sql: `INSERT INTO mcp_servers (name, transport, url, sealed_headers, enabled_tools, created_at, updated_at)
+              VALUES (?, ?, ?, ?, ?, ?, ?)
+              RETURNING ${serverColumns}`,
+        args: [server.name, server.transport, server.url, server.sealedHeaders, enabledToolsColumn(server.enabledTools), now, now],
+      });
+      return serverFromRow(onlyRow(result.rows));
+    } catch (error) {
+      if (constraintViolation(error) === 'unique') throw new DuplicateRecordError('MCP server', { name: server.name });
+      throw error;
+    }
+  }
+
+  async get(name: string): Promise<McpServerRecord | undefined> {
+    const result = await this.client.execute({ sql: `SELECT ${serverColumns} FROM mcp_servers WHERE name = ?`, args: [name] });
+    const row = result.rows[0];
+    return row === undefined ? undefined : serverFromRow(row);
+  }
+
+  async list(): Promise<McpServerRecord[]> {
+    const result = await this.client.execute(`SELECT ${serverColumns} FROM mcp_servers ORDER BY ordinal`);
+    return result.rows.map(serverFromRow);
+  }
+
+  async update(name: string, update: McpServerUpdate): Promise<McpServerRecord> {
+    const assignments: string[] = [];
+    const values: (string | null)[] = [];
+    for (const [field, column] of Object.entries(updatableColumns) as [keyof McpServerUpdate, string][]) {
+      if (update[field] === undefined) continue;
+      assignments.push(`${column} = ?`);
+      values.push(field === 'enabledTools' ? enabledToolsColumn(update.enabledTools ?? null) : (update[field] as string | null));
+    }
+    const result = await this.client.execute({
+      sql: `UPDATE mcp_servers SET ${[...assignments, 'updated_at = ?'].join(', ')} WHERE name = ? RETURNING ${serverColumns}`,
+      args: [...values, new Date().toISOString(), name],
+    });
+    const row = result.rows[0];
+    if (row === undefined) throw new NotFoundError('MCP server', name, 'List the configured servers with `forge mcp list`.');
+    return serverFromRow(row);
+  }
+
+  async delete(name: string): Promise<boolean> {
+    const result = await this.client.execute({ sql: 'DELETE FROM mcp_servers WHERE name = ?', args: [name] });
+    return result.rowsAffected > 0;
+  }
+}
+
+function enabledToolsColumn(tools: readonly string[] | null): string | null {
+  return tools === null ? null : toJsonColumn(tools);
+}
+
+function serverFromRow(row: Row): McpServerRecord {
+  const enabledTools = fromJsonColumn(readNullableText(row, 'enabled_tools'));
+  return {
+    name: readText(row, 'name'),
+    transport: readText(row, 'transport') as McpTransportKind,
+    url: readText(row, 'url'),
+    sealedHeaders: readNullableText(row, 'sealed_headers'),
+    enabledTools: enabledTools === undefined ? null : (enabledTools as string[]),
+    createdAt: readText(row, 'created_at'),
+    updatedAt: readText(row, 'updated_at'),
+  };
+}
