@@ -3,7 +3,9 @@ import { registerReplayCommand } from './commands/replay-command.js';
 import { registerRunCommand } from './commands/run-command.js';
 import { registerStatsCommand } from './commands/stats-command.js';
 import { registerToolsCommand } from './commands/tools-command.js';
+import { registerMcpCommand } from './commands/mcp-command.js';
 import { registerDemoCommand } from './commands/demo-command.js';
+import { registerSkillCommand } from './commands/skill-command.js';
 import { EXIT, reportError } from './command-errors.js';
 import { FORGE_VERSION } from './version.js';
 
@@ -28,9 +30,11 @@ ANTHROPIC_API_KEY, OPENROUTER_API_KEY, FORGE_SEARCH, FORGE_SEARXNG_URL, FORGE_AL
 
 registerRunCommand(program);
 registerToolsCommand(program);
+registerMcpCommand(program);
 registerStatsCommand(program);
 registerReplayCommand(program);
 registerDemoCommand(program);
+registerSkillCommand(program);
 
 try {
   await program.parseAsync(process.argv);

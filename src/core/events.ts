@@ -121,9 +121,27 @@ export const eventSchemas = {
     tool: z.string(),
     arguments: z.record(z.string(), z.unknown()),
     resolutions: z.array(
-      z.object({ name: z.string(), strategy: resolutionStrategySchema, value: z.unknown(), candidates: z.number().int().nonnegative().optional() }),
+      z.object({
+        name: z.string(),
+        strategy: resolutionStrategySchema,
+        value: z.unknown(),
+        candidates: z.number().int().nonnegative().optional(),
+        /** Every candidate considered, with its heuristic score when one was computed. */
+        scores: z.array(z.object({ value: z.unknown(), score: z.number().nullable() })).optional(),
+        /** Cheaper strategies that were tried and refused, and why (e.g. a rescue answer outside the candidates). */
+        rejections: z.array(z.object({ strategy: resolutionStrategySchema, reason: z.string(), answer: z.string().optional() })).optional(),
+      }),
     ),
   }),
+  /** `forge run --skills`: whether a stored skill replaces the full agent for this task, and why. */
+  'skill-match': event('skill-match', {
+    decision: z.enum(['replay', 'fallback']),
+    skill: z.string().nullable(),
+    reason: z.string(),
+    inputs: z.record(z.string(), z.unknown()),
+  }),
+  /** A skill no longer matches its world (a tool's schema changed, a replay broke its output contract). */
+  'skill-stale': event('skill-stale', { skill: z.string(), reason: z.string() }),
   'run-end': event('run-end', {
     status: runStatusSchema,
     halt_reason: haltReasonSchema,
@@ -152,6 +170,8 @@ export const forgeEventSchema = z.discriminatedUnion('type', [
   eventSchemas['verification-failed'],
   eventSchemas['convergence-check'],
   eventSchemas['skill-step'],
+  eventSchemas['skill-match'],
+  eventSchemas['skill-stale'],
   eventSchemas['run-end'],
 ]);
 

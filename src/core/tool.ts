@@ -31,6 +31,12 @@ export interface Tool<Input = unknown, Output = unknown> {
   readonly name: string;
   readonly description: string;
   readonly inputSchema: z.ZodType<Input>;
+  /**
+   * The JSON Schema models are shown, when the tool was defined by one (an MCP server's tool). The
+   * registry presents it unchanged instead of deriving one from `inputSchema`, so a remote tool is
+   * described exactly as its server describes it; `inputSchema` still validates every call.
+   */
+  readonly inputJsonSchema?: Readonly<Record<string, unknown>>;
   readonly risk: RiskLevel;
   readonly sideEffect: SideEffect;
   execute(input: Input, context: ToolContext): Promise<Output>;

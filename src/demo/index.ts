@@ -1,3 +1,3 @@
-export { demoReply } from './demo-script.js';
-export { DEMO_BLOG_HOST, DEMO_DOCS_HOST, DEMO_SEARCH_HOST, startDemoSite, type DemoSite } from './demo-site.js';
-export { createScriptedModel, type ScriptedReply } from './scripted-model.js';
+export { WORLD_TOPICS, topicOf, worldTask, type WorldTopic } from './fixture-world.js';
+export { startFixtureWorld, type FixtureWorldServer } from './fixture-world-server.js';
+export { runLifecycleDemo, type DemoReport, type DemoRow } from './lifecycle-demo.js';

@@ -1,6 +1,6 @@
 import { ConfigurationError } from '../core/index.js';
 
-export const MODEL_PROVIDERS = ['openai', 'anthropic', 'openrouter', 'ollama', 'openai-compatible', 'local'] as const;
+export const MODEL_PROVIDERS = ['openai', 'anthropic', 'openrouter', 'ollama', 'openai-compatible', 'local', 'cassette'] as const;
 export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
 
 /** A parsed model slug such as `openai:gpt-4.1-mini` or `openai-compatible:llama3@http://127.0.0.1:8080/v1`. */

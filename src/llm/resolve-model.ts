@@ -3,6 +3,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { ConfigurationError, ModelNotConfiguredError } from '../core/index.js';
+import { createCassettePlayer, createCassetteRecorder, readCassette } from './cassette-model.js';
 import { parseModelSlug } from './model-slug.js';
 
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -77,6 +78,15 @@ export function resolveModel(slugText: string, env: Environment, variable = 'mod
       const apiKey = nonEmpty(env['FORGE_OPENAI_COMPATIBLE_API_KEY']);
       const provider = createOpenAICompatible({ name: 'openai-compatible', baseURL: trimSlash(baseURL), includeUsage: true, ...(apiKey === undefined ? {} : { apiKey }) });
       return { slug: slug.text, provider: slug.provider, model: provider.chatModel(slug.modelId) };
+    }
+    case 'cassette': {
+      // cassette:<file> plays a recorded session back; with FORGE_CASSETTE_RECORD=<slug> it records one from that model.
+      const recordFrom = nonEmpty(env['FORGE_CASSETTE_RECORD']);
+      if (recordFrom !== undefined) {
+        const inner = resolveModel(recordFrom, env, 'FORGE_CASSETTE_RECORD');
+        return { slug: slug.text, provider: slug.provider, model: createCassetteRecorder(inner.model, inner.slug, slug.modelId) };
+      }
+      return { slug: slug.text, provider: slug.provider, model: createCassettePlayer(readCassette(slug.modelId)) };
     }
     case 'local':
       throw new ConfigurationError(

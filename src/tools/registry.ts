@@ -25,7 +25,7 @@ export class ToolRegistry {
       throw new ToolDefinitionError(tool.name, 'names must match ^[a-zA-Z0-9_-]{1,64}$ (letters, digits, _ and -, at most 64).');
     }
     if (this.tools.has(tool.name)) throw new ToolDefinitionError(tool.name, 'a tool with this name is already registered.');
-    const inputSchema = z.toJSONSchema(tool.inputSchema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+    const inputSchema = { ...(tool.inputJsonSchema ?? (z.toJSONSchema(tool.inputSchema, { io: 'input', unrepresentable: 'any' }) as JsonSchema)) };
     delete inputSchema['$schema'];
     this.tools.set(tool.name, tool);
     this.specificationsByName.set(tool.name, { name: tool.name, description: tool.description, inputSchema });

@@ -18,7 +18,7 @@ function newestSourceTime(folder: string): number {
 
 /** Builds dist/ when it is missing or older than src/, so tests drive the real binary as users get it. */
 export function ensureBuiltCli(): string {
-  let built = 0;
+  let built: number;
   try {
     built = statSync(entry).mtimeMs;
   } catch {

@@ -1,71 +1,74 @@
 import type { Command } from 'commander';
-import type { ForgeRuntime } from '../../runtime/index.js';
+import type { DemoReport, DemoRow } from '../../demo/index.js';
 import { EXIT, reportError } from '../command-errors.js';
 
-const DEFAULT_DEMO_TASK = 'How do Forge skills make a repeated task cheaper?';
+function table(rows: readonly DemoRow[]): string {
+  const header = ['run', 'topic', 'model calls', 'tokens in/out', 'time', 'page read', 'chosen by'];
+  const lines = rows.map((row) => [
+    row.kind,
+    row.topic,
+    String(row.llm_calls),
+    `${row.tokens.input}/${row.tokens.output}`,
+    `${Math.round(row.duration_ms)} ms`,
+    row.url === null ? '-' : new URL(row.url).host.replace(/:\d+$/, '') + new URL(row.url).pathname,
+    row.strategy ?? 'the model',
+  ]);
+  const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => line[column]!.length)));
+  const format = (cells: readonly string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd();
+  return [format(header), format(widths.map((width) => '-'.repeat(width))), ...lines.map(format)].join('\n');
+}
 
-function joinList(existing: string | undefined, added: string): string {
-  return existing === undefined || existing.trim() === '' ? added : `${existing},${added}`;
+function narrative(report: DemoReport): string {
+  const [agent, ...replays] = report.rows;
+  const replayCalls = replays.reduce((total, row) => total + row.llm_calls, 0);
+  const replayTokens = replays.reduce((total, row) => total + row.tokens.input + row.tokens.output, 0);
+  return `
+Forge demo: pay for reasoning once, replay for free.
+
+1. A full agent run on "${agent!.topic}". Its model answers come from a RECORDED MODEL SESSION
+   (a cassette bundled with Forge), replayed turn by turn; the tools ran live against a small
+   fixture web served on 127.0.0.1 for the length of the demo. No key, no network.
+2. That run was saved as the skill "${report.skill}": the topic became {{topic}}, the URL it read
+   stayed bound to the search result it came from.
+3. The skill replayed on ${replays.length} other topics, choosing each official documentation page again
+   from fresh search results.
+
+${table(report.rows)}
+
+Full agent: ${agent!.llm_calls} model calls, ${agent!.tokens.input + agent!.tokens.output} tokens.   ${replays.length} replays: ${replayCalls} model calls, ${replayTokens} tokens.
+
+Everything is stored under ${report.home}. Next:
+  FORGE_HOME=${report.home} forge skill show ${report.skill}
+  FORGE_HOME=${report.home} forge skill test ${report.skill}      (offline, against the recording)
+  forge run "<your task>"            (with a model configured: see forge run --help)
+`;
 }
 
 export function registerDemoCommand(program: Command): void {
   program
     .command('demo')
-    .description('A complete agent run on local data with no key or service: search → read → answer, logged and stored like any run.')
-    .argument('[task...]', 'the question to ask the demo site', [])
-    .option('-m, --model <slug>', 'use a real model instead of the scripted demo model')
-    .option('--json', 'print only the final result as JSON')
-    .option('--no-tui', 'print a plain line per event instead of the live view')
+    .description('The skill lifecycle, offline: a recorded agent run, saved as a skill, replayed on three other topics with model calls and tokens side by side.')
+    .option('--json', 'print the comparison as JSON')
+    .option('--trace', 'also print every event of every run as it happens (on stderr)')
     .addHelpText(
       'after',
       `
-The demo starts a small local site (docs, a blog and a SearXNG-format search engine on 127.0.0.1),
-lets the SSRF guard through to exactly those hosts, and runs the real loop, dispatch, tools, run log
-and store. Without --model the agent is a scripted model that searches, reads the top result and
-answers from it; its token counts are estimates and it costs nothing.`,
+The demo serves a bundled fixture web (twelve projects with docs, code-host release pages and spam,
+plus a SearXNG-format search engine) on 127.0.0.1, pins its host names there for the SSRF guard, and
+uses its own data folder, FORGE_HOME/demo. The first run's model is a recorded session (a cassette),
+so it needs no key; the replays need no model at all.`,
     )
-    .action(async (words: string[], options: { model?: string; json?: boolean; tui: boolean }) => {
+    .action(async (options: { json?: boolean; trace?: boolean }) => {
       const json = options.json === true;
-      // Loaded on use, so `forge --help` and other commands start fast.
-      const { createScriptedModel, demoReply, startDemoSite } = await import('../../demo/index.js');
-      const { openRuntime, runTask } = await import('../../runtime/index.js');
-      const { attachRunView } = await import('../run-view.js');
-      const site = await startDemoSite();
-      let runtime: ForgeRuntime | undefined;
       try {
-        runtime = await openRuntime({
-          ...process.env,
-          FORGE_ALLOW_HOSTS: joinList(process.env['FORGE_ALLOW_HOSTS'], site.allowHosts),
-          FORGE_RESOLVE: joinList(process.env['FORGE_RESOLVE'], site.resolve),
-          FORGE_SEARCH: 'searxng',
-          FORGE_SEARXNG_URL: site.searchUrl,
-        });
-        const view = await attachRunView(runtime.bus, { json, tui: options.tui });
-        let result;
-        try {
-          result = await runTask(runtime, {
-            task: words.length > 0 ? words.join(' ') : DEFAULT_DEMO_TASK,
-            model: options.model ?? { slug: 'demo:scripted', provider: 'demo', model: createScriptedModel('scripted', demoReply) },
-          });
-        } finally {
-          await view.stop();
-        }
-        if (json) {
-          process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-        } else {
-          process.stdout.write(`\n${result.answer ?? '(no answer)'}\n\n`);
-          process.stdout.write(
-            `${result.llm_calls} model calls · ${result.tokens.input} in / ${result.tokens.output} out tokens · ${result.steps.length} tool calls · cost ${result.cost_usd === null ? 'n/a (scripted model)' : `$${result.cost_usd.toFixed(6)}`}\n` +
-              `run log: ${result.log_file}\n` +
-              `next: forge stats ${result.log_file}   ·   forge replay ${result.log_file}   ·   forge run "<your task>"\n`,
-          );
-        }
-        process.exitCode = result.status === 'completed' ? EXIT.ok : EXIT.failed;
+        // Loaded on use, so `forge --help` and other commands start fast.
+        const { runLifecycleDemo } = await import('../../demo/index.js');
+        const { formatEventLine } = await import('../tui/index.js');
+        const report = await runLifecycleDemo(process.env, options.trace === true ? { onEvent: (event) => process.stderr.write(`${formatEventLine(event)}\n`) } : {});
+        process.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : narrative(report));
+        process.exitCode = report.rows.every((row) => row.status === 'completed') ? EXIT.ok : EXIT.failed;
       } catch (error) {
         process.exitCode = reportError(error, json);
-      } finally {
-        await runtime?.close();
-        await site.close();
       }
     });
 }

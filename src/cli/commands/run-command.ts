@@ -9,6 +9,7 @@ interface RunCommandOptions {
   tui: boolean;
   system?: string;
   conversation?: string;
+  skills?: boolean;
 }
 
 export function registerRunCommand(program: Command): void {
@@ -20,6 +21,7 @@ export function registerRunCommand(program: Command): void {
     .option('--max-iterations <n>', 'stop after this many model calls (default: 10)', parsePositiveInteger('--max-iterations'))
     .option('--system <prompt>', 'replace the default system prompt')
     .option('--conversation <id>', 'continue a persisted conversation (its id is in the --json output)')
+    .option('--skills', 'replay a stored skill instead of the agent when one covers the task (the decision and its reason are logged)')
     .option('--json', 'print only the final result as JSON')
     .option('--no-tui', 'print a plain line per event instead of the live view')
     .addHelpText(
@@ -52,13 +54,13 @@ async function runCommand(task: string, options: RunCommandOptions): Promise<num
   let runtime: ForgeRuntime | undefined;
   try {
     // Loaded on use, so `forge --help` and other commands start fast.
-    const { openRuntime, runTask } = await import('../../runtime/index.js');
+    const { openRuntime, runTask, runTaskWithSkills } = await import('../../runtime/index.js');
     const { attachRunView } = await import('../run-view.js');
     runtime = await openRuntime();
     const view = await attachRunView(runtime.bus, { json, tui: options.tui });
     let result;
     try {
-      result = await runTask(runtime, {
+      result = await (options.skills === true ? runTaskWithSkills : runTask)(runtime, {
         task,
         signal: controller.signal,
         ...(options.maxIterations === undefined ? {} : { maxIterations: options.maxIterations }),
@@ -74,7 +76,7 @@ async function runCommand(task: string, options: RunCommandOptions): Promise<num
     } else {
       if (result.answer !== null) process.stdout.write(`${result.answer}\n`);
       if (result.error !== null) process.stderr.write(`forge: ${result.error.message}${result.error.hint === undefined ? '' : `\n  hint: ${result.error.hint}`}\n`);
-      process.stderr.write(`run ${result.run_id} · conversation ${result.conversation_id} · log ${result.log_file}\n`);
+      process.stderr.write(`run ${result.run_id} · ${'conversation_id' in result ? `conversation ${result.conversation_id}` : `replayed skill ${result.skill} (${result.mode}, ${result.llm_calls} model calls)`} · log ${result.log_file}\n`);
     }
     if (result.status === 'completed') return EXIT.ok;
     return result.status === 'cancelled' ? EXIT.cancelled : EXIT.failed;

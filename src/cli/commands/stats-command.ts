@@ -8,7 +8,7 @@ import { EXIT, reportError } from '../command-errors.js';
 /** The newest run log in FORGE_HOME/runs (names start with the start time, so they sort). */
 function newestRunLog(home: string): string {
   const folder = path.join(home, 'runs');
-  let names: string[] = [];
+  let names: string[];
   try {
     names = readdirSync(folder).filter((name) => name.endsWith('.jsonl')).sort();
   } catch {

@@ -1,0 +1,16 @@
+export { abstractTrace, type AbstractOptions } from './abstractor.js';
+export { analyzeDataflow, type ArgumentFlow, type StepFlow, type ValueSource } from './dataflow.js';
+export { outputContractViolations } from './output-contract.js';
+export { URL_DECISION_MARGIN, URL_SCORE_WEIGHTS, scoreUrl, type UrlScore } from './replay/url-scoring.js';
+export { RESCUE_MAX_OUTPUT_TOKENS } from './replay/rescue-choice.js';
+export type { Resolution, ResolutionStrategy } from './replay/resolution.js';
+export { replaySkill, replayTaskText, type ReplayMode, type ReplayModeOption, type ReplayStepReport, type SkillReplayOptions, type SkillReplayResult } from './replay/replay-skill.js';
+export { skillFromRunEvents } from './save-skill.js';
+export { cassetteRegistry, testSkillAgainstRecording, type SkillTestReport } from './skill-cassette-test.js';
+export { SKILL_FORMAT_VERSION, parseSkillDocument, skillDocumentSchema, type ArgumentBinding, type SkillDocument, type SkillStep } from './skill-document.js';
+export { SkillFormatError, SkillInputError, SkillModeError, SkillRecordingError, SkillResolutionError, SkillStaleError } from './skill-errors.js';
+export { toolSchemaProblems } from './skill-health.js';
+export { dependentValueNames, parseInputPairs, validateSkillInputs, type InputValue, type SkillInputs } from './skill-inputs.js';
+export { matchSkill, readTaskInputs, type SkillMatch } from './skill-matching.js';
+export { skillProductView, type SkillProductView } from './skill-product.js';
+export { traceFromEvents, type Trace, type TraceStep } from './trace.js';

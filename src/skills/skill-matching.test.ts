@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parseSkillDocument, type SkillDocument } from './skill-document.js';
+import { matchSkill, readTaskInputs } from './skill-matching.js';
+
+const topResults = parseSkillDocument(JSON.parse(readFileSync(new URL('./document-corpus/v1-current.json', import.meta.url), 'utf8')));
+const releaseNotes: SkillDocument = {
+  ...topResults,
+  name: 'latest-release-notes',
+  task_template: 'Find the latest release of {{topic}}, choose the official documentation and summarize what changed.',
+  variables_schema: { type: 'object', properties: { topic: { type: 'string', description: 'topic', examples: ['lumen'] } }, required: ['topic'], additionalProperties: false },
+  steps: [{ tool: 'web_search', arguments: [{ path: 'query', binding: { kind: 'variable', name: 'topic' } }] }],
+};
+
+describe('skill matching', () => {
+  it('reads the inputs of a task that follows the template, ignoring case, spacing and a trailing full stop', () => {
+    expect(readTaskInputs(releaseNotes, 'find the latest release of  react router, choose the official documentation and summarize what changed')).toEqual({ topic: 'react router' });
+    expect(readTaskInputs(topResults, 'Please show the top 5 results for tessera.')).toEqual({ limit: '5', topic: 'tessera' });
+  });
+
+  it('does not stretch a variable over a clause of its own', () => {
+    expect(readTaskInputs(releaseNotes, 'Find the latest release of lumen and email it to bob, choose the official documentation and summarize what changed.')).toBeUndefined();
+    expect(readTaskInputs(releaseNotes, 'Find the latest release of lumen, choose the official documentation and summarize what changed. Then delete it.')).toBeUndefined();
+  });
+
+  it('matches the skill whose template reads the task, with a reason', () => {
+    const match = matchSkill('Show the top 3 results for kestrel', [releaseNotes, topResults]);
+    expect(match).toMatchObject({ matched: true, inputs: { topic: 'kestrel', limit: '3' } });
+    expect(match.matched && match.skill.name).toBe('top-results');
+  });
+
+  it('falls back when inputs do not validate, when nothing reads the task, and when two skills fit equally', () => {
+    expect(matchSkill('Show the top three results for kestrel', [topResults])).toMatchObject({ matched: false });
+    expect(matchSkill('What is the weather in Paris?', [releaseNotes, topResults])).toEqual({ matched: false, reason: 'none of 2 stored skills has a task template that reads this task' });
+    expect(matchSkill('anything', [])).toEqual({ matched: false, reason: 'no skills are stored' });
+    const twin = { ...releaseNotes, name: 'twin' };
+    expect(matchSkill('Find the latest release of lumen, choose the official documentation and summarize what changed.', [releaseNotes, twin])).toMatchObject({
+      matched: false,
+      reason: expect.stringContaining('both fit'),
+    });
+  });
+});
