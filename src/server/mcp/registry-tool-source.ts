@@ -1,0 +1,34 @@
+import { dispatchToolCall, type DispatchEnvironment, type ToolRegistry } from '../../tools/index.js';
+import type { ExposedTool, ExposedToolResult, ExposedToolSource } from './exposed-tool-source.js';
+
+export interface RegistryToolSourceOptions {
+  readonly registry: ToolRegistry;
+  /**
+   * Registry names an operator marked exposable. Nothing is exposed by default: a tool that reads
+   * files or the network on this machine should reach outside callers only on purpose.
+   */
+  readonly exposed: readonly string[];
+  /** The dispatch environment for one call (policy, approvals, emitter, guarded fetch), given its signal. */
+  readonly environment: (signal: AbortSignal) => DispatchEnvironment;
+}
+
+/**
+ * Registry tools an operator chose to expose, each called through `dispatchToolCall`, so an MCP client
+ * meets the same validation, policy, approvals and output cap as a model inside Forge. Names that are
+ * not in the registry are left out of the list rather than failing the server.
+ */
+export function createRegistryToolSource(options: RegistryToolSourceOptions): ExposedToolSource {
+  const exposed = new Set(options.exposed);
+  return {
+    async list(): Promise<ExposedTool[]> {
+      return options.registry
+        .specifications()
+        .filter((specification) => exposed.has(specification.name))
+        .map((specification) => ({ name: specification.name, description: specification.description, inputSchema: specification.inputSchema }));
+    },
+    async call(name, args, signal): Promise<ExposedToolResult> {
+      const outcome = await dispatchToolCall({ name, input: args, callId: `mcp-${name}`, iteration: null }, options.environment(signal));
+      return { text: outcome.output, isError: !outcome.ok };
+    },
+  };
+}

@@ -1,0 +1,11 @@
+export { callResultValue, type BinaryReference, type ContentValue, type StructuredCallValue } from './call-result-value.js';
+export { createClientTransport, type ClientTransportOptions, type McpEndpoint, type StdioPermission } from './client-transport.js';
+export { createGuardedTransportFetch } from './guarded-transport-fetch.js';
+export { inputSchemaFromJsonSchema, type JsonSchemaObject } from './json-schema-input.js';
+export { McpClientConnection, type McpClientConnectionOptions, type McpConnectionListener } from './mcp-client-connection.js';
+export { McpConnectionManager, type HeaderSealer, type McpConnectionManagerOptions, type McpServerDefinition } from './mcp-connection-manager.js';
+export { McpConnectionError, McpStdioRefusedError, McpToolCallError } from './mcp-errors.js';
+export type { McpConnectionState, McpRegisteredTool, McpServerStatus } from './mcp-server-status.js';
+export { MCP_SERVER_NAME_MAX_LENGTH, MCP_SERVER_NAME_PATTERN, mcpToolName } from './mcp-tool-name.js';
+export { DEFAULT_RECONNECT_BACKOFF, reconnectDelayMs, type ReconnectBackoff } from './reconnect-backoff.js';
+export { createRemoteTool, type RemoteCall } from './remote-tool.js';

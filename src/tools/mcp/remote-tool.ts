@@ -1,0 +1,40 @@
+import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { AnyTool, RiskLevel } from '../../core/index.js';
+import { callResultValue } from './call-result-value.js';
+import { inputSchemaFromJsonSchema } from './json-schema-input.js';
+import { mcpToolName } from './mcp-tool-name.js';
+
+/**
+ * Calls a tool on the server's current session. The manager supplies it, so a call always uses the
+ * live session and a broken one is noticed where sessions are managed.
+ */
+export type RemoteCall = (remoteName: string, args: Record<string, unknown>, signal: AbortSignal) => Promise<CallToolResult>;
+
+/**
+ * A remote MCP tool as an ordinary registry tool, named `mcp__{server}__{tool}` (see `mcpToolName`).
+ * Its model-facing schema is the server's own JSON Schema, unchanged; the same schema validates input
+ * in dispatch. It is `external` (its output is content Forge did not write, so dispatch wraps it as
+ * untrusted) and its risk follows the server's annotations: read-only tools are `low`, tools that say
+ * they are destructive are `high`, the rest `medium`. Policy, approvals and output capping apply through
+ * the normal dispatch, like any tool.
+ */
+export function createRemoteTool(serverName: string, remote: McpTool, call: RemoteCall): AnyTool {
+  const description = remote.description ?? remote.annotations?.title ?? remote.title ?? remote.name;
+  return {
+    name: mcpToolName(serverName, remote.name),
+    description: `${description}\n(MCP tool "${remote.name}" on server "${serverName}")`,
+    inputSchema: inputSchemaFromJsonSchema(remote.inputSchema),
+    inputJsonSchema: remote.inputSchema,
+    risk: riskOf(remote),
+    sideEffect: 'external',
+    async execute(input: Record<string, unknown>, context) {
+      return callResultValue(serverName, remote.name, await call(remote.name, input, context.signal));
+    },
+  };
+}
+
+function riskOf(remote: McpTool): RiskLevel {
+  if (remote.annotations?.readOnlyHint === true) return 'low';
+  if (remote.annotations?.destructiveHint === true) return 'high';
+  return 'medium';
+}
