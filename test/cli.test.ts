@@ -1,20 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readRunLog } from '../src/runlog/index.js';
-import { ensureBuiltCli, runCli } from './support/built-cli.js';
+import { runCli } from './support/built-cli.js';
 import { startEngineWorld, type EngineWorld } from './support/engine-world.js';
 
 describe('the forge command', () => {
   let world: EngineWorld;
 
   beforeAll(async () => {
-    ensureBuiltCli();
     world = await startEngineWorld();
     const { mock, web } = world;
     mock.on({ userMessage: 'cli search task', hasToolResult: false }, { toolCalls: [{ id: 'cli_search', name: 'web_search', arguments: { query: 'forge caching' } }], usage: { prompt_tokens: 50, completion_tokens: 10 } });
     mock.on({ toolCallId: 'cli_search' }, { toolCalls: [{ id: 'cli_read', name: 'read_url', arguments: { url: web.pages.article } }], usage: { prompt_tokens: 300, completion_tokens: 12 } });
     mock.on({ toolCallId: 'cli_read' }, { content: 'Cached by tool name and arguments.', usage: { prompt_tokens: 700, completion_tokens: 9 } });
     mock.addFixture({ match: { userMessage: 'slow task' }, response: { content: 'too late' }, latency: 8_000 });
-  }, 180_000);
+  });
   afterAll(async () => {
     await world?.close();
   });

@@ -8,7 +8,8 @@ import { InProcessEventBus, createRunEmitter } from '../src/events/index.js';
 import { openStore } from '../src/store/index.js';
 import { createSecretBox } from '../src/store/secret-box.js';
 import { ToolRegistry, dispatchToolCall } from '../src/tools/index.js';
-import { McpConnectionError, McpConnectionManager, createGuardedTransportFetch, mcpToolName } from '../src/tools/mcp/index.js';
+import { McpConnectionError, McpConnectionManager, mcpToolName } from '../src/tools/mcp/index.js';
+import { createGuardedStreamFetch } from '../src/tools/security/index.js';
 import { startFixtureMcpServer, type FixtureMcpServer, type FixtureTool } from './fixtures/mcp/fixture-mcp-server.js';
 
 const echoTool = (label: string): FixtureTool => ({
@@ -47,7 +48,7 @@ async function harness(allowed: readonly FixtureMcpServer[], stdio: 'allow' | 'r
     store: store.mcpServers,
     registry,
     secrets: createSecretBox(randomBytes(32)),
-    fetch: createGuardedTransportFetch({ allowHosts: allowed.map((server) => `127.0.0.1:${server.port}`) }),
+    fetch: createGuardedStreamFetch({ allowHosts: allowed.map((server) => `127.0.0.1:${server.port}`) }),
     stdio,
     timeoutMs: 5_000,
     backoff: { initialMs: 50, maxMs: 200 },

@@ -7,7 +7,7 @@ import { registerMcpCommand } from './commands/mcp-command.js';
 import { registerDemoCommand } from './commands/demo-command.js';
 import { registerSkillCommand } from './commands/skill-command.js';
 import { EXIT, reportError } from './command-errors.js';
-import { FORGE_VERSION } from './version.js';
+import { FORGE_VERSION } from '../version.js';
 
 const program = new Command()
   .name('forge')

@@ -8,9 +8,9 @@ import { openStore } from '../store/index.js';
 import { installationSecretBox } from '../store/secret-box.js';
 import { createBuiltinTools, searchConfigFromEnv } from '../tools/builtins/index.js';
 import { ToolRegistry } from '../tools/index.js';
-import { McpConnectionManager, createGuardedTransportFetch, type ReconnectBackoff, type StdioPermission } from '../tools/mcp/index.js';
-import { createGuardedFetch, parseAllowHosts, parseResolveEntries } from '../tools/security/index.js';
-import { FORGE_VERSION } from '../cli/version.js';
+import { McpConnectionManager, type ReconnectBackoff, type StdioPermission } from '../tools/mcp/index.js';
+import { createGuardedFetch, createGuardedStreamFetch, parseAllowHosts, parseResolveEntries } from '../tools/security/index.js';
+import { FORGE_VERSION } from '../version.js';
 import { loadConfig, type Environment, type ForgeConfig } from './config.js';
 import { toLoopMessage, toStoredMessage } from './conversation-messages.js';
 
@@ -65,7 +65,7 @@ export async function openRuntime(env: Environment = process.env, cwd: string = 
     registry,
     secrets: installationSecretBox({ secretKey: env['FORGE_SECRET_KEY'], home: config.home }),
     // The same FORGE_ALLOW_HOSTS and FORGE_RESOLVE rules as every tool's network access.
-    fetch: createGuardedTransportFetch({ allowHosts: parseAllowHosts(config.allowHosts), resolve: parseResolveEntries(config.resolve) }),
+    fetch: createGuardedStreamFetch({ allowHosts: parseAllowHosts(config.allowHosts), resolve: parseResolveEntries(config.resolve) }),
     // The local opt-in for stdio servers is explicit: --allow-stdio, or FORGE_MCP_ALLOW_STDIO=1.
     stdio: options.mcp?.stdio ?? (env['FORGE_MCP_ALLOW_STDIO'] === '1' ? 'allow' : 'refuse'),
     clientInfo: { name: 'forge', version: FORGE_VERSION },

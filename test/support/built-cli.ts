@@ -11,12 +11,16 @@ function newestSourceTime(folder: string): number {
   let newest = 0;
   for (const name of readdirSync(folder, { withFileTypes: true })) {
     const full = path.join(folder, name.name);
-    newest = Math.max(newest, name.isDirectory() ? newestSourceTime(full) : statSync(full).mtimeMs);
+    if (name.isDirectory()) newest = Math.max(newest, newestSourceTime(full));
+    else if (!/\.test\.tsx?$/.test(name.name)) newest = Math.max(newest, statSync(full).mtimeMs);
   }
   return newest;
 }
 
-/** Builds dist/ when it is missing or older than src/, so tests drive the real binary as users get it. */
+/**
+ * Builds dist/ when it is missing or older than src/, so tests drive the real binary as users get it.
+ * Called once for the whole suite by global-setup.ts (`npm test` has already built, so it is a no-op there).
+ */
 export function ensureBuiltCli(): string {
   let built: number;
   try {

@@ -63,7 +63,7 @@ so it needs no key; the replays need no model at all.`,
       try {
         // Loaded on use, so `forge --help` and other commands start fast.
         const { runLifecycleDemo } = await import('../../demo/index.js');
-        const { formatEventLine } = await import('../tui/index.js');
+        const { formatEventLine } = await import('../event-line/index.js');
         const report = await runLifecycleDemo(process.env, options.trace === true ? { onEvent: (event) => process.stderr.write(`${formatEventLine(event)}\n`) } : {});
         process.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : narrative(report));
         process.exitCode = report.rows.every((row) => row.status === 'completed') ? EXIT.ok : EXIT.failed;

@@ -1,24 +1,12 @@
 import type { Command } from 'commander';
 import { ConfigurationError, type McpTransportKind } from '../../core/index.js';
-import { openRuntime, type ForgeRuntime } from '../../runtime/index.js';
 import { createRuntimeMcpEndpoint, listenHttp } from '../../server/mcp/index.js';
-import type { McpRegisteredTool, McpServerStatus, StdioPermission } from '../../tools/mcp/index.js';
-import { EXIT, parsePositiveInteger, reportError } from '../command-errors.js';
-import { FORGE_VERSION } from '../version.js';
+import type { McpRegisteredTool, McpServerStatus } from '../../tools/mcp/index.js';
+import { EXIT, parsePositiveInteger } from '../command-errors.js';
+import { withRuntime } from '../with-runtime.js';
+import { FORGE_VERSION } from '../../version.js';
 
 const transports: readonly McpTransportKind[] = ['streamable-http', 'sse', 'stdio'];
-
-async function withRuntime(json: boolean, stdio: StdioPermission | undefined, action: (runtime: ForgeRuntime) => Promise<number>): Promise<void> {
-  let runtime: ForgeRuntime | undefined;
-  try {
-    runtime = await openRuntime(process.env, process.cwd(), stdio === undefined ? {} : { mcp: { stdio } });
-    process.exitCode = await action(runtime);
-  } catch (error) {
-    process.exitCode = reportError(error, json);
-  } finally {
-    await runtime?.close();
-  }
-}
 
 function print(json: boolean, value: unknown, text: string): void {
   process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : text);
@@ -87,12 +75,12 @@ FORGE_ALLOW_HOSTS, like any other self-hosted service.`,
     .addHelpText('after', `\nExamples:\n  $ forge mcp add docs https://mcp.example.org/mcp --header "Authorization=Bearer $TOKEN"\n  $ FORGE_ALLOW_HOSTS=127.0.0.1:3001 forge mcp add local http://127.0.0.1:3001/mcp`)
     .action(async (name: string, url: string, options: { header: Record<string, string>; transport: McpTransportKind; tool?: string[]; allowStdio?: boolean; json?: boolean }) => {
       const json = options.json === true;
-      await withRuntime(json, options.allowStdio === true ? 'allow' : undefined, async (runtime) => {
+      await withRuntime(json, async (runtime) => {
         const target = options.transport === 'stdio' ? JSON.stringify(url.split(/\s+/).filter((part) => part !== '')) : url;
         const status = await runtime.mcp.add({ name, url: target, transport: options.transport, headers: options.header, enabledTools: options.tool ?? null });
         print(json, { server: statusJson(status) }, `Added ${status.name}: ${status.tools.length} tools registered.\n${status.tools.map((tool) => `  ${tool}\n`).join('')}`);
         return EXIT.ok;
-      });
+      }, options.allowStdio === true ? { mcp: { stdio: 'allow' } } : {});
     });
 
   mcp
@@ -101,7 +89,7 @@ FORGE_ALLOW_HOSTS, like any other self-hosted service.`,
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
       const json = options.json === true;
-      await withRuntime(json, undefined, async (runtime) => {
+      await withRuntime(json, async (runtime) => {
         const statuses = runtime.mcp.statuses();
         print(json, { servers: statuses.map(statusJson) }, statuses.length === 0 ? 'No MCP servers. Add one with `forge mcp add <name> <url>`.\n' : statuses.map(statusLine).join(''));
         return EXIT.ok;
@@ -115,7 +103,7 @@ FORGE_ALLOW_HOSTS, like any other self-hosted service.`,
     .option('--json', 'print JSON')
     .action(async (name: string, options: { json?: boolean }) => {
       const json = options.json === true;
-      await withRuntime(json, undefined, async (runtime) => {
+      await withRuntime(json, async (runtime) => {
         const status = await runtime.mcp.refresh(name);
         print(json, { server: statusJson(status) }, statusLine(status));
         return status.state === 'connected' ? EXIT.ok : EXIT.failed;
@@ -129,7 +117,7 @@ FORGE_ALLOW_HOSTS, like any other self-hosted service.`,
     .option('--json', 'print JSON')
     .action(async (name: string, options: { json?: boolean }) => {
       const json = options.json === true;
-      await withRuntime(json, undefined, async (runtime) => {
+      await withRuntime(json, async (runtime) => {
         const status = runtime.mcp.status(name);
         const tools = runtime.mcp.tools(name);
         const text = status.state === 'connected' ? tools.map((tool) => `${tool.name}  ${tool.description.split('\n')[0]}\n`).join('') : statusLine(status);
@@ -145,7 +133,7 @@ FORGE_ALLOW_HOSTS, like any other self-hosted service.`,
     .option('--json', 'print JSON')
     .action(async (name: string, options: { json?: boolean }) => {
       const json = options.json === true;
-      await withRuntime(json, undefined, async (runtime) => {
+      await withRuntime(json, async (runtime) => {
         const removed = await runtime.mcp.remove(name);
         print(json, { server: name, removed }, removed ? `Removed ${name}.\n` : `No MCP server named ${name}.\n`);
         return removed ? EXIT.ok : EXIT.failed;
@@ -163,7 +151,7 @@ FORGE_ALLOW_HOSTS, like any other self-hosted service.`,
     .action(async (options: { port: number; host: string; expose?: string[]; skill?: string[]; json?: boolean }) => {
       const json = options.json === true;
       // A server never starts local programs: stdio MCP is refused here whatever the environment says.
-      await withRuntime(json, 'refuse', async (runtime) => {
+      await withRuntime(json, async (runtime) => {
         const loopback = ['127.0.0.1', 'localhost', '::1'].includes(options.host);
         const endpoint = createRuntimeMcpEndpoint(runtime, {
           exposedTools: options.expose ?? [],
@@ -181,6 +169,6 @@ FORGE_ALLOW_HOSTS, like any other self-hosted service.`,
         await endpoint.close();
         await listener.close();
         return EXIT.ok;
-      });
+      }, { mcp: { stdio: 'refuse' } });
     });
 }

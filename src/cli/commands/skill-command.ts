@@ -1,22 +1,11 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { ConfigurationError } from '../../core/index.js';
-import { importSkill, loadSkill, openRuntime, runSkill, saveSkillFromRun, type ForgeRuntime } from '../../runtime/index.js';
+import { importSkill, loadSkill, runSkill, saveSkillFromRun } from '../../runtime/index.js';
 import { dependentValueNames, parseInputPairs, skillProductView, testSkillAgainstRecording, type ArgumentBinding, type ReplayModeOption, type SkillDocument } from '../../skills/index.js';
-import { EXIT, reportError } from '../command-errors.js';
+import { EXIT } from '../command-errors.js';
+import { withRuntime } from '../with-runtime.js';
 import { attachRunView } from '../run-view.js';
-
-async function withRuntime(json: boolean, action: (runtime: ForgeRuntime) => Promise<number>): Promise<void> {
-  let runtime: ForgeRuntime | undefined;
-  try {
-    runtime = await openRuntime();
-    process.exitCode = await action(runtime);
-  } catch (error) {
-    process.exitCode = reportError(error, json);
-  } finally {
-    await runtime?.close();
-  }
-}
 
 function print(json: boolean, value: unknown, text: () => string): void {
   process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : text());

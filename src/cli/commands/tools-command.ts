@@ -1,21 +1,8 @@
 import type { Command } from 'commander';
 import type { ForgeRuntime } from '../../runtime/index.js';
-import { EXIT, parseJsonOption, reportError } from '../command-errors.js';
+import { EXIT, parseJsonOption } from '../command-errors.js';
+import { withRuntime } from '../with-runtime.js';
 import { formatEventLine } from '../event-line/index.js';
-
-async function withRuntime(json: boolean, action: (runtime: ForgeRuntime) => Promise<number>): Promise<void> {
-  let runtime: ForgeRuntime | undefined;
-  try {
-    // Loaded on use, so `forge --help` and other commands start fast.
-    const { openRuntime } = await import('../../runtime/index.js');
-    runtime = await openRuntime();
-    process.exitCode = await action(runtime);
-  } catch (error) {
-    process.exitCode = reportError(error, json);
-  } finally {
-    await runtime?.close();
-  }
-}
 
 function describeTool(runtime: ForgeRuntime, name: string) {
   const tool = runtime.registry.resolve(name);

@@ -1,2 +1,4 @@
-// The plain one-line-per-event trace, kept apart from the Ink view so headless commands never load React.
-export { formatEventLine } from '../tui/format-event-line.js';
+// How events read as text, kept apart from the Ink view so headless commands never load React.
+export { describeEvent, formatErrorInfo, formatResolution } from './describe-event.js';
+export { formatEventLine } from './format-event-line.js';
+export { formatClockTime, formatCompactJson, formatCost, formatCount, formatDuration, formatQuantity, formatSize, truncateText } from './format-values.js';

@@ -1,6 +1,5 @@
 import type { EventOf, ForgeEvent } from '../../core/index.js';
-import { describeEvent, formatErrorInfo, formatResolution } from './describe-event.js';
-import { formatCost, formatCount, formatDuration } from './format-values.js';
+import { describeEvent, formatCost, formatCount, formatDuration, formatErrorInfo, formatResolution } from '../event-line/index.js';
 import type { StyledRow, StyledSegment } from './styled-row.js';
 import { toolStatusStyle } from './tool-status-style.js';
 import { limitRows, wrapText } from './wrap-text.js';

@@ -1,6 +1,5 @@
 export { callResultValue, type BinaryReference, type ContentValue, type StructuredCallValue } from './call-result-value.js';
 export { createClientTransport, type ClientTransportOptions, type McpEndpoint, type StdioPermission } from './client-transport.js';
-export { createGuardedTransportFetch } from './guarded-transport-fetch.js';
 export { inputSchemaFromJsonSchema, type JsonSchemaObject } from './json-schema-input.js';
 export { McpClientConnection, type McpClientConnectionOptions, type McpConnectionListener } from './mcp-client-connection.js';
 export { McpConnectionManager, type HeaderSealer, type McpConnectionManagerOptions, type McpServerDefinition } from './mcp-connection-manager.js';

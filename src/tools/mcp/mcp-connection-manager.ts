@@ -22,7 +22,7 @@ export interface McpConnectionManagerOptions {
   readonly store: McpServerStore;
   readonly registry: ToolRegistry;
   readonly secrets: HeaderSealer;
-  /** The guarded fetch for HTTP transports (see `createGuardedTransportFetch`). */
+  /** The guarded fetch for HTTP transports (see `createGuardedStreamFetch`). */
   readonly fetch: FetchLike;
   /** `refuse` everywhere but the local CLI run with `--allow-stdio`. */
   readonly stdio: StdioPermission;

@@ -1,34 +1,24 @@
-import { isIP } from 'node:net';
 import { request } from 'undici';
-import { ConfigurationError, ForgeError, NetworkError, type GuardedFetch, type GuardedRequestInit } from '../../core/index.js';
-import { parseAllowHostEntry } from './allow-hosts.js';
-import { systemDnsLookup, type DnsLookup, type ResolvedAddress } from './dns-lookup.js';
+import { ForgeError, NetworkError, type GuardedFetch, type GuardedRequestInit } from '../../core/index.js';
+import { destinationRulesFrom, type DestinationOptions } from './destination-rules.js';
 import { createGuardedResponse } from './guarded-response.js';
-import { hostPortKey, parseHostPort } from './host-port.js';
 import { createPinnedAgent } from './pinned-agent.js';
 import { readCappedBody } from './read-capped-body.js';
 import { nextRedirectHop, type RequestHop } from './redirect-hop.js';
-import type { ResolveEntry } from './resolve-entries.js';
 import { shortUrl } from './short-url.js';
-import { vetDestination, type DestinationRules } from './vet-destination.js';
+import { vetDestination } from './vet-destination.js';
 
-export interface GuardedFetchOptions {
-  /**
-   * `host:port` pairs (FORGE_ALLOW_HOSTS) let through even when they are, or resolve to, blocked
-   * addresses. Matching is exact on the URL's host and port; nothing else is relaxed, and a redirect
-   * from an allowed host to another host is judged on its own.
-   */
-  readonly allowHosts?: readonly string[];
-  /** Names pinned to addresses without DNS (FORGE_RESOLVE). The pinned address is still judged. */
-  readonly resolve?: readonly ResolveEntry[];
+/**
+ * Where requests may go (`allowHosts` matching is exact on the URL's host and port; nothing else is
+ * relaxed, and a redirect from an allowed host to another host is judged on its own), and the caps.
+ */
+export interface GuardedFetchOptions extends DestinationOptions {
   /** Redirects followed before giving up; default 5. */
   readonly maxRedirects?: number;
   /** Body bytes read before the rest is dropped and the response marked `truncated`; default 5 MiB. */
   readonly maxBytes?: number;
   /** Total time for all hops, DNS, connection and body; default 20 s. */
   readonly timeoutMs?: number;
-  /** Resolver for host names; defaults to the system resolver. Tests inject their own. */
-  readonly lookup?: DnsLookup;
 }
 
 const defaultMaxRedirects = 5;
@@ -43,11 +33,7 @@ const defaultUserAgent = 'Mozilla/5.0 (compatible; Forge/0.1)';
  * Throws `ConfigurationError` at creation when an allow-list or pin entry is malformed.
  */
 export function createGuardedFetch(options: GuardedFetchOptions = {}): GuardedFetch {
-  const rules: DestinationRules = {
-    allowedHostPorts: new Set((options.allowHosts ?? []).map(parseAllowHostEntry)),
-    pins: pinsByHostPort(options.resolve ?? []),
-    lookup: options.lookup ?? systemDnsLookup,
-  };
+  const rules = destinationRulesFrom(options);
   const maxRedirects = options.maxRedirects ?? defaultMaxRedirects;
   const maxBytes = options.maxBytes ?? defaultMaxBytes;
   const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
@@ -106,20 +92,6 @@ function firstHop(url: string, init: GuardedRequestInit): RequestHop {
   const headers: Record<string, string> = { accept: '*/*', 'user-agent': defaultUserAgent };
   for (const [name, value] of Object.entries(init.headers ?? {})) headers[name.toLowerCase()] = value;
   return { url: parsed, method: (init.method ?? 'GET').toUpperCase(), headers, body: init.body };
-}
-
-function pinsByHostPort(entries: readonly ResolveEntry[]): Map<string, ResolvedAddress[]> {
-  const pins = new Map<string, ResolvedAddress[]>();
-  for (const entry of entries) {
-    const hostPort = parseHostPort(`${entry.host}:${entry.port}`);
-    const family = isIP(entry.address);
-    if (hostPort === undefined || family === 0) {
-      throw new ConfigurationError('FORGE_RESOLVE', `"${entry.host}:${entry.port}:${entry.address}" does not name a valid host, port and IP address.`);
-    }
-    const key = hostPortKey(hostPort);
-    pins.set(key, [...(pins.get(key) ?? []), { address: entry.address, family: family === 6 ? 6 : 4 }]);
-  }
-  return pins;
 }
 
 /** Response headers as single strings; repeated headers are joined the way HTTP allows. */

@@ -1,0 +1,16 @@
+export { startLiveView, type LiveView, type LiveViewOptions } from './live-view.js';
+export { ProgressIndicator, type ProgressIndicatorProps } from './progress-indicator.js';
+export { reduceViewState, viewStateFromEvents } from './reduce-view-state.js';
+export { ReplaySession, type ReplaySessionOptions, type ReplaySnapshot } from './replay-session.js';
+export { runReplayView, type ReplayViewOptions } from './replay-view.js';
+export { RunView, type Notice, type RunViewProps } from './run-view.js';
+export {
+  emptyViewState,
+  type ConvergenceCheck,
+  type ModelCallInFlight,
+  type PlanStep,
+  type ToolboxEntry,
+  type ToolboxStatus,
+  type ViewState,
+  type ViewTotals,
+} from './view-state.js';
