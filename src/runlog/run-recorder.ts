@@ -1,6 +1,6 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { EventBus, ForgeEvent, RunWrites, Store } from '../core/index.js';
+import type { EventBus, ForgeEvent, ModelCallRecord, NewStep, RunUpdate, Store } from '../core/index.js';
 
 /** How long events may wait before they are committed to the store (the run log gets them every tick). */
 const STORE_FLUSH_INTERVAL_MS = 100;
@@ -68,11 +68,14 @@ export class RunRecorder {
     this.storeFlushTimer = undefined;
     const events = this.pendingEvents.splice(0);
     if (events.length === 0) return;
+    const rows = this.derivedRows(events);
     this.storeChain = this.storeChain
       .then(() =>
         this.store.transaction(async (writes) => {
           await writes.events.appendAll(events);
-          for (const event of events) await this.persistDerived(event, writes);
+          await writes.steps.recordAll(rows.steps);
+          await writes.modelCalls.recordAll(rows.modelCalls);
+          if (rows.runUpdate !== undefined) await writes.runs.update(this.runId, rows.runUpdate);
         }),
       )
       .catch((error: unknown) => {
@@ -80,53 +83,59 @@ export class RunRecorder {
       });
   }
 
-  /** The rows other than the event itself: steps, model calls, the run's final state. */
-  private async persistDerived(event: ForgeEvent, writes: RunWrites): Promise<void> {
-    switch (event.type) {
-      case 'tool-call-start':
-        this.toolInputs.set(event.call_id, event.input);
-        break;
-      case 'tool-result':
-      case 'tool-error':
-        await writes.steps.record({
-          runId: this.runId,
-          index: this.stepIndex++,
-          callId: event.call_id,
-          tool: event.tool,
-          input: this.toolInputs.get(event.call_id) ?? null,
-          output: event.type === 'tool-result' ? event.output : null,
-          error: event.type === 'tool-error' ? event.error.message : null,
-          durationMs: event.duration_ms,
-        });
-        break;
-      case 'model-call':
-        await writes.modelCalls.record({
-          runId: this.runId,
-          model: event.model,
-          purpose: event.purpose,
-          inputTokens: event.tokens.input,
-          outputTokens: event.tokens.output,
-          costUsd: event.cost_usd,
-          latencyMs: event.latency_ms,
-          inputHash: event.input_hash,
-          ts: event.ts,
-        });
-        break;
-      case 'run-end':
-        await writes.runs.update(this.runId, {
-          status: event.status,
-          haltReason: event.halt_reason,
-          answer: event.answer,
-          llmCalls: event.llm_calls,
-          inputTokens: event.tokens.input,
-          outputTokens: event.tokens.output,
-          costUsd: event.cost_usd,
-          error: event.error?.message ?? null,
-        });
-        break;
-      default:
-        break;
+  /** The rows other than the events themselves: steps, model calls, the run's final state. */
+  private derivedRows(events: readonly ForgeEvent[]): { steps: NewStep[]; modelCalls: ModelCallRecord[]; runUpdate: RunUpdate | undefined } {
+    const steps: NewStep[] = [];
+    const modelCalls: ModelCallRecord[] = [];
+    let runUpdate: RunUpdate | undefined;
+    for (const event of events) {
+      switch (event.type) {
+        case 'tool-call-start':
+          this.toolInputs.set(event.call_id, event.input);
+          break;
+        case 'tool-result':
+        case 'tool-error':
+          steps.push({
+            runId: this.runId,
+            index: this.stepIndex++,
+            callId: event.call_id,
+            tool: event.tool,
+            input: this.toolInputs.get(event.call_id) ?? null,
+            output: event.type === 'tool-result' ? event.output : null,
+            error: event.type === 'tool-error' ? event.error.message : null,
+            durationMs: event.duration_ms,
+          });
+          break;
+        case 'model-call':
+          modelCalls.push({
+            runId: this.runId,
+            model: event.model,
+            purpose: event.purpose,
+            inputTokens: event.tokens.input,
+            outputTokens: event.tokens.output,
+            costUsd: event.cost_usd,
+            latencyMs: event.latency_ms,
+            inputHash: event.input_hash,
+            ts: event.ts,
+          });
+          break;
+        case 'run-end':
+          runUpdate = {
+            status: event.status,
+            haltReason: event.halt_reason,
+            answer: event.answer,
+            llmCalls: event.llm_calls,
+            inputTokens: event.tokens.input,
+            outputTokens: event.tokens.output,
+            costUsd: event.cost_usd,
+            error: event.error?.message ?? null,
+          };
+          break;
+        default:
+          break;
+      }
     }
+    return { steps, modelCalls, runUpdate };
   }
 
   /** Writes what is pending, stops listening, and throws the first write failure if there was one. */

@@ -138,6 +138,20 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
         expect((await store.events.list('run-1')).map((event) => event.seq)).toEqual(events.map((event) => event.seq));
       });
 
+      it('records batches of steps and model calls in order', async () => {
+        await store.runs.create(newRun('run-1'));
+        await store.steps.recordAll(
+          Array.from({ length: 150 }, (_, index) => ({ runId: 'run-1', index, callId: `call-${index}`, tool: 'web_search', input: { index }, output: 'ok', error: null, durationMs: 1 })),
+        );
+        await store.modelCalls.recordAll(Array.from({ length: 120 }, (_, index) => modelCall({ runId: 'run-1', inputTokens: index, costUsd: null })));
+        const steps = await store.steps.list('run-1');
+        expect(steps.map((step) => step.index)).toEqual(Array.from({ length: 150 }, (_, index) => index));
+        expect(steps[149]!.input).toEqual({ index: 149 });
+        const calls = await store.modelCalls.list('run-1');
+        expect(calls.map((call) => call.inputTokens)).toEqual(Array.from({ length: 120 }, (_, index) => index));
+        expect(calls.every((call) => call.costUsd === null)).toBe(true);
+      });
+
       it('refuses a duplicate seq in a batch and writes none of that batch', async () => {
         await store.runs.create(newRun('run-1'));
         await store.events.append(runStartEvent('run-1', 0));

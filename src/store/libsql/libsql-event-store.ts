@@ -1,10 +1,9 @@
 import { NotFoundError, type EventStore, type ForgeEvent } from '../../core/index.js';
 import { DuplicateRecordError } from '../duplicate-record-error.js';
 import { constraintViolation } from './constraint-violation.js';
+import { insertRows } from './insert-rows.js';
 import { readText } from './row-values.js';
 import type { SqlExecutor } from './sql-executor.js';
-
-const EVENTS_PER_STATEMENT = 100;
 
 /**
  * Events in the `events` table, each stored whole as JSON so it reads back exactly as it was appended.
@@ -19,25 +18,23 @@ export class LibsqlEventStore implements EventStore {
   }
 
   async appendAll(events: readonly ForgeEvent[]): Promise<void> {
-    // One multi-row INSERT per chunk: a single statement is atomic, and preparing one statement for many
-    // rows is what makes recording cheap. 100 rows × 5 values stays far below SQLite's bind limit.
-    for (let start = 0; start < events.length; start += EVENTS_PER_STATEMENT) {
-      const chunk = events.slice(start, start + EVENTS_PER_STATEMENT);
-      try {
-        await this.client.execute({
-          sql: `INSERT INTO events (run_id, seq, type, ts, body) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?)').join(', ')}`,
-          args: chunk.flatMap((event) => [event.run_id, event.seq, event.type, event.ts, JSON.stringify(event)]),
-        });
-      } catch (error) {
-        const first = chunk[0]!;
-        switch (constraintViolation(error)) {
-          case 'unique':
-            throw new DuplicateRecordError('event', { runId: first.run_id, seq: first.seq });
-          case 'foreign-key':
-            throw new NotFoundError('run', first.run_id, 'Create the run with store.runs.create before appending its events.');
-          default:
-            throw error;
-        }
+    if (events.length === 0) return;
+    try {
+      await insertRows(
+        this.client,
+        'events',
+        ['run_id', 'seq', 'type', 'ts', 'body'],
+        events.map((event) => [event.run_id, event.seq, event.type, event.ts, JSON.stringify(event)]),
+      );
+    } catch (error) {
+      const first = events[0]!;
+      switch (constraintViolation(error)) {
+        case 'unique':
+          throw new DuplicateRecordError('event', { runId: first.run_id, seq: first.seq });
+        case 'foreign-key':
+          throw new NotFoundError('run', first.run_id, 'Create the run with store.runs.create before appending its events.');
+        default:
+          throw error;
       }
     }
   }

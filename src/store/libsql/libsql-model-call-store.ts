@@ -1,6 +1,7 @@
 import type { Row } from '@libsql/client';
 import type { ModelCallRecord, ModelCallStore } from '../../core/index.js';
 import { readNullableNumber, readNullableText, readNumber, readText } from './row-values.js';
+import { insertRows } from './insert-rows.js';
 import type { SqlExecutor } from './sql-executor.js';
 
 /**
@@ -11,11 +12,16 @@ export class LibsqlModelCallStore implements ModelCallStore {
   constructor(private readonly client: SqlExecutor) {}
 
   async record(call: ModelCallRecord): Promise<void> {
-    await this.client.execute({
-      sql: `INSERT INTO model_calls (run_id, model, purpose, input_tokens, output_tokens, cost_usd, latency_ms, input_hash, ts)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      args: [call.runId, call.model, call.purpose, call.inputTokens, call.outputTokens, call.costUsd, call.latencyMs, call.inputHash, call.ts],
-    });
+    await this.recordAll([call]);
+  }
+
+  async recordAll(calls: readonly ModelCallRecord[]): Promise<void> {
+    await insertRows(
+      this.client,
+      'model_calls',
+      ['run_id', 'model', 'purpose', 'input_tokens', 'output_tokens', 'cost_usd', 'latency_ms', 'input_hash', 'ts'],
+      calls.map((call) => [call.runId, call.model, call.purpose, call.inputTokens, call.outputTokens, call.costUsd, call.latencyMs, call.inputHash, call.ts]),
+    );
   }
 
   async list(runId: string): Promise<ModelCallRecord[]> {

@@ -3,6 +3,7 @@ import { NotFoundError, type NewStep, type StepRecord, type StepStore } from '..
 import { DuplicateRecordError } from '../duplicate-record-error.js';
 import { fromJsonColumn, toJsonColumn } from '../json-column.js';
 import { constraintViolation } from './constraint-violation.js';
+import { insertRows } from './insert-rows.js';
 import { readNullableText, readNumber, readText } from './row-values.js';
 import type { SqlExecutor } from './sql-executor.js';
 
@@ -15,18 +16,26 @@ export class LibsqlStepStore implements StepStore {
   constructor(private readonly client: SqlExecutor) {}
 
   async record(step: NewStep): Promise<void> {
+    await this.recordAll([step]);
+  }
+
+  async recordAll(steps: readonly NewStep[]): Promise<void> {
+    if (steps.length === 0) return;
+    const createdAt = new Date().toISOString();
     try {
-      await this.client.execute({
-        sql: `INSERT INTO steps (run_id, position, call_id, tool, input, output, error, duration_ms, created_at)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        args: [step.runId, step.index, step.callId, step.tool, toJsonColumn(step.input), step.output, step.error, step.durationMs, new Date().toISOString()],
-      });
+      await insertRows(
+        this.client,
+        'steps',
+        ['run_id', 'position', 'call_id', 'tool', 'input', 'output', 'error', 'duration_ms', 'created_at'],
+        steps.map((step) => [step.runId, step.index, step.callId, step.tool, toJsonColumn(step.input), step.output, step.error, step.durationMs, createdAt]),
+      );
     } catch (error) {
+      const first = steps[0]!;
       switch (constraintViolation(error)) {
         case 'unique':
-          throw new DuplicateRecordError('step', { runId: step.runId, index: step.index });
+          throw new DuplicateRecordError('step', { runId: first.runId, index: first.index });
         case 'foreign-key':
-          throw new NotFoundError('run', step.runId, 'Create the run with store.runs.create before recording its steps.');
+          throw new NotFoundError('run', first.runId, 'Create the run with store.runs.create before recording its steps.');
         default:
           throw error;
       }
