@@ -6,7 +6,7 @@ import type { ForgeEvent, Store } from '../src/core/index.js';
 import { defaultPolicy, refuseApprovals } from '../src/agent/index.js';
 import { InProcessEventBus, createRunEmitter } from '../src/events/index.js';
 import { openStore } from '../src/store/index.js';
-import { createSecretBox } from '../src/store/secret-box.js';
+import { createSecretBox } from '../src/store/index.js';
 import { ToolRegistry, dispatchToolCall } from '../src/tools/index.js';
 import { McpConnectionError, McpConnectionManager, mcpToolName } from '../src/tools/mcp/index.js';
 import { createGuardedStreamFetch } from '../src/tools/security/index.js';

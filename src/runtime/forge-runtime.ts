@@ -4,8 +4,7 @@ import { NotFoundError, type AnyEventBody, type ApprovalGate, type GuardedFetch,
 import { InProcessEventBus, createRunEmitter } from '../events/index.js';
 import { CostMeter, createUtilityModel, defaultModelSlug, resolveModel, type ResolvedModel } from '../llm/index.js';
 import { RunRecorder, runLogPath } from '../runlog/index.js';
-import { openStore } from '../store/index.js';
-import { installationSecretBox } from '../store/secret-box.js';
+import { installationSecretBox, openStore } from '../store/index.js';
 import { createBuiltinTools, searchConfigFromEnv } from '../tools/builtins/index.js';
 import { ToolRegistry } from '../tools/index.js';
 import { McpConnectionManager, type ReconnectBackoff, type StdioPermission } from '../tools/mcp/index.js';
@@ -63,11 +62,11 @@ export async function openRuntime(env: Environment = process.env, cwd: string = 
   const mcp = new McpConnectionManager({
     store: store.mcpServers,
     registry,
-    secrets: installationSecretBox({ secretKey: env['FORGE_SECRET_KEY'], home: config.home }),
+    secrets: installationSecretBox({ secretKey: config.secretKey, home: config.home }),
     // The same FORGE_ALLOW_HOSTS and FORGE_RESOLVE rules as every tool's network access.
     fetch: createGuardedStreamFetch({ allowHosts: parseAllowHosts(config.allowHosts), resolve: parseResolveEntries(config.resolve) }),
     // The local opt-in for stdio servers is explicit: --allow-stdio, or FORGE_MCP_ALLOW_STDIO=1.
-    stdio: options.mcp?.stdio ?? (env['FORGE_MCP_ALLOW_STDIO'] === '1' ? 'allow' : 'refuse'),
+    stdio: options.mcp?.stdio ?? (config.mcpAllowStdio ? 'allow' : 'refuse'),
     clientInfo: { name: 'forge', version: FORGE_VERSION },
     ...(options.mcp?.backoff === undefined ? {} : { backoff: options.mcp.backoff }),
     ...(options.mcp?.timeoutMs === undefined ? {} : { timeoutMs: options.mcp.timeoutMs }),
