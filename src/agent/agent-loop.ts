@@ -13,6 +13,7 @@ import {
 import type { RunEmitter } from '../events/index.js';
 import { hashModelInput, type CostMeter, type ResolvedModel } from '../llm/index.js';
 import { dispatchToolCall, type DispatchOutcome, type ToolRegistry } from '../tools/index.js';
+import { finishRun, type RunSummary } from './finish-run.js';
 import { providerToolsFrom, streamModelTurn, type LoopMessage, type ModelToolCall } from './model-turn.js';
 import { buildSystemPrompt } from './system-prompt.js';
 
@@ -53,16 +54,7 @@ export interface RunStep {
   readonly duration_ms: number;
 }
 
-export interface AgentRunResult {
-  readonly run_id: string;
-  readonly status: RunStatus;
-  readonly halt_reason: HaltReason;
-  readonly answer: string | null;
-  readonly llm_calls: number;
-  readonly tokens: TokenUsage;
-  readonly cost_usd: number | null;
-  readonly error: ErrorInfo | null;
-  readonly duration_ms: number;
+export interface AgentRunResult extends RunSummary {
   readonly steps: RunStep[];
 }
 
@@ -207,29 +199,5 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
     };
     answer = lastText === '' ? null : lastText;
   }
-  const totals = meter.totals();
-  const durationMs = performance.now() - started;
-  emitter.emit({
-    type: 'run-end',
-    status,
-    halt_reason: haltReason,
-    answer,
-    llm_calls: totals.llmCalls,
-    tokens: totals.tokens,
-    cost_usd: totals.costUsd,
-    error,
-    duration_ms: durationMs,
-  });
-  return {
-    run_id: emitter.runId,
-    status,
-    halt_reason: haltReason,
-    answer,
-    llm_calls: totals.llmCalls,
-    tokens: totals.tokens,
-    cost_usd: totals.costUsd,
-    error,
-    duration_ms: durationMs,
-    steps,
-  };
+  return { ...finishRun(emitter, meter, { status, haltReason, answer, error, startedAt: started }), steps };
 }

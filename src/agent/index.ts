@@ -2,4 +2,5 @@ export { DEFAULT_MAX_ITERATIONS, runAgent, type AgentRunOptions, type AgentRunRe
 export { DEFAULT_MEMORY_BOUNDS, boundHistory, type MemoryBounds } from './conversation-memory.js';
 export { defaultPolicy, refuseApprovals } from './policy/default-policy.js';
 export { DEFAULT_SYSTEM_PROMPT, buildSystemPrompt } from './system-prompt.js';
-export { type LoopMessage } from './model-turn.js';
+export { providerToolsFrom, streamMeteredModelTurn, streamModelTurn, type LoopMessage, type MeteredModelTurn, type ModelToolCall, type ModelTurn } from './model-turn.js';
+export { finishRun, type RunSummary } from './finish-run.js';

@@ -1,6 +1,7 @@
-import { APICallError, type LanguageModelV3FunctionTool, type LanguageModelV3Message, type LanguageModelV3StreamPart } from '@ai-sdk/provider';
-import { ForgeError, ModelCallError, RunCancelledError } from '../core/index.js';
-import { RetriesExhaustedError, callWithRetries, type ResolvedModel } from '../llm/index.js';
+import { APICallError, type LanguageModelV3FunctionTool, type LanguageModelV3ToolChoice, type LanguageModelV3Message, type LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import { ForgeError, ModelCallError, RunCancelledError, describeError, type ModelCallRecord } from '../core/index.js';
+import type { RunEmitter } from '../events/index.js';
+import { RetriesExhaustedError, callWithRetries, hashModelInput, type CostMeter, type ResolvedModel } from '../llm/index.js';
 import type { ToolSpecification } from '../tools/index.js';
 
 /** A message of the loop's history, in the AI SDK's provider-neutral prompt format. */
@@ -31,6 +32,12 @@ export function providerToolsFrom(specifications: readonly ToolSpecification[]):
     inputSchema: specification.inputSchema as LanguageModelV3FunctionTool['inputSchema'],
   }));
 }
+
+// Each vendor names its switch differently; a provider ignores the options of the others.
+const singleToolCallOptions = {
+  openai: { parallelToolCalls: false },
+  anthropic: { disableParallelToolUse: true },
+};
 
 function parseArguments(text: string): unknown {
   if (text.trim() === '') return {};
@@ -67,6 +74,10 @@ export async function streamModelTurn(options: {
   tools: readonly LanguageModelV3FunctionTool[];
   signal: AbortSignal;
   maxRetries: number;
+  /** Default `auto`. Convergence mode and synthesis force a call (`required`, or one named tool). */
+  toolChoice?: LanguageModelV3ToolChoice;
+  /** Asks the provider for at most one tool call per response (vendors' parallel-call switches). */
+  singleToolCall?: true;
 }): Promise<ModelTurn> {
   let text = '';
   const toolCalls: ModelToolCall[] = [];
@@ -80,7 +91,8 @@ export async function streamModelTurn(options: {
         options.model.model.doStream({
           prompt: [{ role: 'system', content: options.system }, ...options.messages],
           tools: [...options.tools],
-          toolChoice: { type: 'auto' },
+          toolChoice: options.toolChoice ?? { type: 'auto' },
+          ...(options.singleToolCall === true ? { providerOptions: singleToolCallOptions } : {}),
           abortSignal: options.signal,
         }),
       { maxRetries: options.maxRetries, signal: options.signal },
@@ -119,4 +131,60 @@ export async function streamModelTurn(options: {
     throw new ModelCallError(options.model.slug, 'the response stream ended before the model finished (connection dropped mid-stream?)');
   }
   return { text, toolCalls, inputTokens, outputTokens, finishReason };
+}
+
+/** A model turn with what the meter recorded for it. */
+export interface MeteredModelTurn extends ModelTurn {
+  readonly record: ModelCallRecord;
+}
+
+/**
+ * `streamModelTurn` with its bookkeeping: emits `model-call-start`, then `model-call` with the metered
+ * record (or `model-error`, and rethrows), so every model call of every loop and pipeline is logged with
+ * model, purpose, tokens, dollars, latency and input hash in one way.
+ */
+export async function streamMeteredModelTurn(
+  options: Parameters<typeof streamModelTurn>[0] & { emitter: RunEmitter; meter: CostMeter; purpose: string; iteration: number },
+): Promise<MeteredModelTurn> {
+  const { emitter, model, iteration } = options;
+  emitter.emit({ type: 'model-call-start', model: model.slug, iteration });
+  const started = performance.now();
+  const inputHash = hashModelInput({ system: options.system, messages: options.messages, tools: options.tools.map((tool) => tool.name) });
+  let turn: ModelTurn;
+  try {
+    turn = await streamModelTurn(options);
+  } catch (error) {
+    if (!(error instanceof RunCancelledError)) {
+      emitter.emit({
+        type: 'model-error',
+        model: model.slug,
+        iteration,
+        error: describeError(error),
+        status_code: (error as { statusCode?: number }).statusCode ?? null,
+        latency_ms: performance.now() - started,
+      });
+    }
+    throw error;
+  }
+  const record = options.meter.record({
+    model: model.slug,
+    purpose: options.purpose,
+    inputTokens: turn.inputTokens,
+    outputTokens: turn.outputTokens,
+    latencyMs: performance.now() - started,
+    inputHash,
+  });
+  emitter.emit({
+    type: 'model-call',
+    model: record.model,
+    iteration,
+    purpose: record.purpose,
+    tokens: { input: record.inputTokens, output: record.outputTokens },
+    cost_usd: record.costUsd,
+    latency_ms: record.latencyMs,
+    input_hash: inputHash,
+    finish_reason: turn.finishReason,
+    tool_calls: turn.toolCalls.length,
+  });
+  return { ...turn, record };
 }

@@ -3,10 +3,10 @@ import {
   type ApprovalGate,
   type ErrorInfo,
   type Policy,
-  type TokenUsage,
   type ToolContext,
   type UtilityModel,
 } from '../../core/index.js';
+import { finishRun, type RunSummary } from '../../agent/index.js';
 import type { RunEmitter } from '../../events/index.js';
 import type { CostMeter } from '../../llm/index.js';
 import { dispatchToolCall, type ToolRegistry } from '../../tools/index.js';
@@ -56,22 +56,13 @@ export interface ReplayStepReport {
 }
 
 /** What a replay reports: the documented `--json` shape (`mode, llm_calls, tokens, steps[]`, …). */
-export interface SkillReplayResult {
-  readonly run_id: string;
+/** `answer` is the summary when one was asked for, otherwise the last step's fresh output; never a recorded answer. */
+export interface SkillReplayResult extends RunSummary {
   readonly skill: string;
   readonly mode: ReplayMode;
-  readonly status: 'completed' | 'failed';
-  readonly halt_reason: 'final_answer' | 'error';
-  /** The summary when one was asked for, otherwise the last step's fresh output; never a recorded answer. */
-  readonly answer: string | null;
   readonly summary: string | null;
-  readonly llm_calls: number;
-  readonly tokens: TokenUsage;
-  readonly cost_usd: number | null;
-  readonly error: ErrorInfo | null;
   /** Why the skill became stale during this replay, if it did. */
   readonly stale: string | null;
-  readonly duration_ms: number;
   readonly steps: readonly ReplayStepReport[];
 }
 
@@ -247,35 +238,13 @@ export async function replaySkill(options: SkillReplayOptions): Promise<SkillRep
     error = describeError(caught);
     if (caught instanceof SkillStaleError && stale === null) markStale(caught.reason);
   }
-  const totals = meter.totals();
-  const status = error === null ? 'completed' : 'failed';
-  const answer = error !== null ? null : (summary ?? steps.at(-1)?.output ?? null);
-  const durationMs = performance.now() - started;
-  emitter.emit({
-    type: 'run-end',
-    status,
-    halt_reason: status === 'completed' ? 'final_answer' : 'error',
-    answer,
-    llm_calls: totals.llmCalls,
-    tokens: totals.tokens,
-    cost_usd: totals.costUsd,
+  const failed = error !== null;
+  const summaryOfRun = finishRun(emitter, meter, {
+    status: failed ? 'failed' : 'completed',
+    haltReason: failed ? 'error' : 'final_answer',
+    answer: failed ? null : (summary ?? steps.at(-1)?.output ?? null),
     error,
-    duration_ms: durationMs,
+    startedAt: started,
   });
-  return {
-    run_id: emitter.runId,
-    skill: document.name,
-    mode,
-    status,
-    halt_reason: status === 'completed' ? 'final_answer' : 'error',
-    answer,
-    summary,
-    llm_calls: totals.llmCalls,
-    tokens: totals.tokens,
-    cost_usd: totals.costUsd,
-    error,
-    stale,
-    duration_ms: durationMs,
-    steps,
-  };
+  return { ...summaryOfRun, skill: document.name, mode, summary, stale, steps };
 }
