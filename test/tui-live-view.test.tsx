@@ -6,6 +6,9 @@ import { startLiveView } from '../src/cli/tui/index.js';
 import { InProcessEventBus } from '../src/events/index.js';
 import { readRunLog } from '../src/runlog/index.js';
 
+/** Rendering waits are bounded generously: Ink is slow on a loaded 2-core machine, and nothing here measures speed. */
+const WAIT = { timeout: 10_000 };
+
 const fixtures = path.resolve(import.meta.dirname, 'fixtures/runs');
 async function recordedRun(name: string): Promise<ForgeEvent[]> {
   const { events, error } = await readRunLog(path.join(fixtures, name));
@@ -67,9 +70,9 @@ describe('startLiveView', () => {
     const view = startOn(terminal, bus);
     try {
       for (const event of events.slice(0, 2)) bus.publish(event);
-      await vi.waitFor(() => expect(terminal.lastFrame()).toContain('openai:gpt-4.1-mini iteration 1 thinking'));
+      await vi.waitFor(() => expect(terminal.lastFrame()).toContain('openai:gpt-4.1-mini iteration 1 thinking'), WAIT);
       for (const event of events.slice(2, 3)) bus.publish(event);
-      await vi.waitFor(() => expect(terminal.lastFrame()).toContain('model calls 1 · tokens 812 in / 46 out'));
+      await vi.waitFor(() => expect(terminal.lastFrame()).toContain('model calls 1 · tokens 812 in / 46 out'), WAIT);
       expect(terminal.lastFrame()).not.toContain('thinking');
     } finally {
       await view.stop();
@@ -110,14 +113,14 @@ describe('startLiveView', () => {
     const view = startOn(terminal, bus);
     try {
       for (const event of events) bus.publish(event);
-      await vi.waitFor(() => expect(terminal.lastFrame()).toContain('✓ completed (converged)'));
+      await vi.waitFor(() => expect(terminal.lastFrame()).toContain('✓ completed (converged)'), WAIT);
       expect(Math.max(...terminal.lastFrame().split('\n').map((row) => [...row].length))).toBe(100);
       terminal.resize(72, 30);
       await vi.waitFor(() => {
         const rows = terminal.lastFrame().split('\n');
         expect(Math.max(...rows.map((row) => [...row].length))).toBe(72);
         expect(rows.length).toBeLessThanOrEqual(30);
-      });
+      }, WAIT);
       expect(terminal.lastFrame()).toContain('✗ extract_release_date');
     } finally {
       await view.stop();

@@ -6,6 +6,9 @@ import { ReplaySession } from '../src/cli/tui/index.js';
 import { ReplayApp } from '../src/cli/tui/replay-view.js';
 import { readRunLog } from '../src/runlog/index.js';
 
+/** Rendering waits are bounded generously: Ink is slow on a loaded 2-core machine, and nothing here measures speed. */
+const WAIT = { timeout: 10_000 };
+
 const fixtures = path.resolve(import.meta.dirname, 'fixtures/runs');
 async function recordedRun(name: string): Promise<ForgeEvent[]> {
   const { events, error } = await readRunLog(path.join(fixtures, name));
@@ -92,18 +95,18 @@ describe('ReplayApp', () => {
     const session = new ReplaySession(events, { speed: 1000, startPaused: true });
     const { lastFrame, stdin } = render(<ReplayApp session={session} interactive />);
     const statusRow = () => (lastFrame() ?? '').split('\n').at(-1) ?? '';
-    await vi.waitFor(() => expect(statusRow()).toBe('⏸ paused · replay 0/15 events at 1000× · space pause/play · s or → step · q quit'));
+    await vi.waitFor(() => expect(statusRow()).toBe('⏸ paused · replay 0/15 events at 1000× · space pause/play · s or → step · q quit'), WAIT);
     stdin.write('s');
-    await vi.waitFor(() => expect(statusRow()).toContain('replay 1/15 events'));
+    await vi.waitFor(() => expect(statusRow()).toContain('replay 1/15 events'), WAIT);
     expect(lastFrame()).toContain('forge run-plain-0001');
     // Keys typed faster than a frame arrive as one chunk; every one counts.
     stdin.write('ss');
-    await vi.waitFor(() => expect(statusRow()).toContain('replay 3/15 events'));
+    await vi.waitFor(() => expect(statusRow()).toContain('replay 3/15 events'), WAIT);
     stdin.write('\u001b[C');
-    await vi.waitFor(() => expect(statusRow()).toContain('replay 4/15 events'));
+    await vi.waitFor(() => expect(statusRow()).toContain('replay 4/15 events'), WAIT);
     expect(lastFrame()).toContain('web_search {"query":"Node.js LTS end of life schedule"}');
     stdin.write(' ');
-    await vi.waitFor(() => expect(statusRow()).toBe('■ finished · replay 15/15 events at 1000× · q quit'));
+    await vi.waitFor(() => expect(statusRow()).toBe('■ finished · replay 15/15 events at 1000× · q quit'), WAIT);
     expect(lastFrame()).toContain('✓ completed (final_answer)');
   });
 
@@ -111,7 +114,7 @@ describe('ReplayApp', () => {
     const { events, error } = await readRunLog(path.join(fixtures, 'truncated-run.jsonl'));
     const session = new ReplaySession(events, { speed: 1000 });
     const { lastFrame } = render(<ReplayApp session={session} interactive={false} error={error} />);
-    await vi.waitFor(() => expect(lastFrame()).toContain('■ stopped at a bad line · replay 8/8 events'));
+    await vi.waitFor(() => expect(lastFrame()).toContain('■ stopped at a bad line · replay 8/8 events'), WAIT);
     const lastRow = (lastFrame() ?? '').split('\n').at(-1);
     expect(lastRow).toMatch(/^run log error: .*truncated-run\.jsonl:9: truncated/);
   });
