@@ -23,7 +23,15 @@ export interface RunSummary {
 export function finishRun(
   emitter: RunEmitter,
   meter: CostMeter,
-  outcome: { status: RunStatus; haltReason: HaltReason; answer: string | null; error: ErrorInfo | null; startedAt: number },
+  outcome: {
+    status: RunStatus;
+    haltReason: HaltReason;
+    answer: string | null;
+    error: ErrorInfo | null;
+    startedAt: number;
+    /** Recorded on `run-end` when not empty (a cap halt, a synthesis that used up its revisions). */
+    warnings?: readonly string[];
+  },
 ): RunSummary {
   const totals = meter.totals();
   const summary: RunSummary = {
@@ -38,6 +46,6 @@ export function finishRun(
     duration_ms: performance.now() - outcome.startedAt,
   };
   const { run_id: _runId, ...body } = summary;
-  emitter.emit({ type: 'run-end', ...body });
+  emitter.emit({ type: 'run-end', ...body, ...(outcome.warnings === undefined || outcome.warnings.length === 0 ? {} : { warnings: [...outcome.warnings] }) });
   return summary;
 }

@@ -7,11 +7,13 @@ export interface RunView {
 
 /**
  * How a run shows itself while it works: nothing with `--json` (stdout carries only the result), the
- * live terminal view on a TTY, otherwise one plain line per event on stderr.
+ * live terminal view on a TTY (outside CI), otherwise one plain line per event on stderr.
  */
 export async function attachRunView(bus: EventBus, options: { json: boolean; tui: boolean }): Promise<RunView> {
   if (options.json) return { stop: async () => {} };
-  if (options.tui && process.stdout.isTTY === true && process.stdin.isTTY === true) {
+  // Under CI (CI=true) Ink draws only the final frame, so a CI terminal gets the plain trace instead.
+  const inCi = ['CI', 'CONTINUOUS_INTEGRATION'].some((name) => (process.env[name] ?? '0') !== '0' && process.env[name] !== 'false');
+  if (options.tui && !inCi && process.stdout.isTTY === true && process.stdin.isTTY === true) {
     // Ink and React load only when the live view is shown.
     const { startLiveView } = await import('./tui/index.js');
     return startLiveView(bus);

@@ -106,11 +106,27 @@ export const eventSchemas = {
     revision: z.number().int().nonnegative(),
     output: z.string(),
   }),
+  /**
+   * A synthesis ended: the tool was promoted or marked failed. Its cost is every author and tester call
+   * it made. `flagged` marks a synthesis that used up its revisions: a sign the prompts regressed.
+   */
+  'synthesis-end': event('synthesis-end', {
+    tool: z.string(),
+    status: z.enum(['promoted', 'failed']),
+    revisions: z.number().int().nonnegative(),
+    llm_calls: z.number().int().nonnegative(),
+    tokens: tokenUsageSchema,
+    cost_usd: z.number().nullable(),
+    flagged: z.boolean(),
+    failures: z.array(z.string()),
+  }),
   /** Convergence mode: the halt rule's inputs after a turn. */
   'convergence-check': event('convergence-check', {
     turn: z.number().int().positive(),
     toolbox_stable: z.boolean(),
     plan_stable: z.boolean(),
+    /** Whether the turn called a domain tool (a promoted or registry tool); absent in older logs. */
+    tool_used: z.boolean().optional(),
     stable_streak: z.number().int().nonnegative(),
     threshold: z.number().int().positive(),
   }),
@@ -151,6 +167,8 @@ export const eventSchemas = {
     cost_usd: z.number().nullable(),
     error: errorInfoSchema.nullable(),
     duration_ms: z.number().nonnegative(),
+    /** Things a reader must not miss (a cap halt, a synthesis that used up its revisions); absent when none. */
+    warnings: z.array(z.string()).optional(),
   }),
 } as const;
 
@@ -168,6 +186,7 @@ export const forgeEventSchema = z.discriminatedUnion('type', [
   eventSchemas['plan-update'],
   eventSchemas['toolbox-change'],
   eventSchemas['verification-failed'],
+  eventSchemas['synthesis-end'],
   eventSchemas['convergence-check'],
   eventSchemas['skill-step'],
   eventSchemas['skill-match'],

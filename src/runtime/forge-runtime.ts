@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { DEFAULT_MEMORY_BOUNDS, DEFAULT_MAX_ITERATIONS, boundHistory, defaultPolicy, refuseApprovals, runAgent, type AgentRunResult } from '../agent/index.js';
+import { DEFAULT_MEMORY_BOUNDS, DEFAULT_MAX_ITERATIONS, boundHistory, defaultPolicy, refuseApprovals, runAgent, type AgentRunOptions, type AgentRunResult } from '../agent/index.js';
 import { NotFoundError, type AnyEventBody, type ApprovalGate, type GuardedFetch, type Policy, type Store } from '../core/index.js';
 import { InProcessEventBus, createRunEmitter } from '../events/index.js';
 import { CostMeter, createUtilityModel, defaultModelSlug, resolveModel, type ResolvedModel } from '../llm/index.js';
 import { RunRecorder, runLogPath } from '../runlog/index.js';
 import { installationSecretBox, openStore } from '../store/index.js';
+import { runConverge, type ConvergeRunResult } from '../synthesis/converge/index.js';
+import { Toolbox, registerPromotedTools, toolboxFolder } from '../synthesis/toolbox/index.js';
 import { createBuiltinTools, searchConfigFromEnv } from '../tools/builtins/index.js';
 import { ToolRegistry } from '../tools/index.js';
 import { McpConnectionManager, type ReconnectBackoff, type StdioPermission } from '../tools/mcp/index.js';
@@ -24,6 +26,8 @@ export interface ForgeRuntime {
   readonly approvals: ApprovalGate;
   /** Remote MCP servers: reconnected from the store on open, their tools in `registry` while connected. */
   readonly mcp: McpConnectionManager;
+  /** Synthesized and hand-added tools (`FORGE_HOME/toolbox`); its promoted tools are in `registry`. */
+  readonly toolbox: Toolbox;
   /** Ends MCP sessions (their tools leave the registry), then closes the store. */
   close(): Promise<void>;
 }
@@ -72,6 +76,8 @@ export async function openRuntime(env: Environment = process.env, cwd: string = 
     ...(options.mcp?.timeoutMs === undefined ? {} : { timeoutMs: options.mcp.timeoutMs }),
   });
   await mcp.start({ waitMs: options.mcp?.startupWaitMs ?? 3_000 });
+  const toolbox = await Toolbox.open(toolboxFolder(config.home));
+  registerPromotedTools(registry, toolbox);
   return {
     config,
     store,
@@ -81,6 +87,7 @@ export async function openRuntime(env: Environment = process.env, cwd: string = 
     policy: defaultPolicy,
     approvals: refuseApprovals,
     mcp,
+    toolbox,
     close: async () => {
       await mcp.close();
       await store.close();
@@ -100,11 +107,17 @@ export interface RunTaskOptions {
   readonly maxRetries?: number;
   /** Events that open the run's log before the loop starts (e.g. why no stored skill replaced the agent). */
   readonly preludeEvents?: readonly AnyEventBody[];
+  /** Run the convergence-gated loop (`forge run --converge`): one tool per turn, request_tool, plan. */
+  readonly converge?: boolean;
+  /** `fresh` wipes the toolbox before the run; `keep` (the default) reuses it. */
+  readonly toolbox?: 'keep' | 'fresh';
 }
 
 export interface RunTaskResult extends AgentRunResult {
   readonly conversation_id: string;
   readonly log_file: string;
+  /** Convergence mode only: what a reader must not miss (a cap halt, a synthesis that used up its revisions). */
+  readonly warnings?: readonly string[];
 }
 
 /**
@@ -135,8 +148,36 @@ export async function runTask(runtime: ForgeRuntime, options: RunTaskOptions): P
   const emitter = createRunEmitter(runtime.bus, runId);
   const meter = new CostMeter(runId);
   for (const body of options.preludeEvents ?? []) emitter.emit(body);
-  let result: AgentRunResult;
+  if (options.toolbox === 'fresh') await wipeToolbox(runtime);
+  const onMessages: NonNullable<AgentRunOptions['onMessages']> = async (messages, details) => {
+    await store.conversations.appendMessages(
+      conversation.id,
+      messages.map((message) => toStoredMessage(message, runId, details)),
+    );
+  };
+  let result: AgentRunResult | ConvergeRunResult;
   try {
+    if (options.converge === true) {
+      const testSlug = config.env['FORGE_TEST_MODEL']?.trim();
+      result = await runConverge({
+        task: options.task,
+        model,
+        ...(testSlug ? { testModel: resolveModel(testSlug, config.env, 'FORGE_TEST_MODEL') } : {}),
+        registry: runtime.registry,
+        toolbox: runtime.toolbox,
+        emitter,
+        meter,
+        policy: runtime.policy,
+        approvals: runtime.approvals,
+        toolContext: { fetch: runtime.fetch, utilityModel: createUtilityModel(model, meter, emitter.emit) },
+        ...(options.system === undefined ? {} : { system: options.system }),
+        ...(options.maxIterations === undefined ? {} : { maxTurns: options.maxIterations }),
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+        onMessages,
+      });
+      return { ...result, conversation_id: conversation.id, log_file: logFile };
+    }
     result = await runAgent({
       task: options.task,
       model,
@@ -152,17 +193,18 @@ export async function runTask(runtime: ForgeRuntime, options: RunTaskOptions): P
       maxIterations: options.maxIterations ?? DEFAULT_MAX_ITERATIONS,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
-      onMessages: async (messages, details) => {
-        await store.conversations.appendMessages(
-          conversation.id,
-          messages.map((message) => toStoredMessage(message, runId, details)),
-        );
-      },
+      onMessages,
     });
   } finally {
     await recorder.close();
   }
   return { ...result, conversation_id: conversation.id, log_file: logFile };
+}
+
+/** `--fresh`: the toolbox's tools leave the registry, then the manifest and their files are wiped. */
+export async function wipeToolbox(runtime: ForgeRuntime): Promise<void> {
+  for (const entry of runtime.toolbox.promoted()) runtime.registry.unregister(entry.name);
+  await runtime.toolbox.wipe();
 }
 
 async function requireConversation(store: Store, id: string) {

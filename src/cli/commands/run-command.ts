@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { ConfigurationError } from '../../core/index.js';
 import type { ForgeRuntime } from '../../runtime/index.js';
 import { EXIT, parsePositiveInteger, reportError } from '../command-errors.js';
 
@@ -10,6 +11,9 @@ interface RunCommandOptions {
   system?: string;
   conversation?: string;
   skills?: boolean;
+  converge?: boolean;
+  fresh?: boolean;
+  keep?: boolean;
 }
 
 export function registerRunCommand(program: Command): void {
@@ -22,6 +26,9 @@ export function registerRunCommand(program: Command): void {
     .option('--system <prompt>', 'replace the default system prompt')
     .option('--conversation <id>', 'continue a persisted conversation (its id is in the --json output)')
     .option('--skills', 'replay a stored skill instead of the agent when one covers the task (the decision and its reason are logged)')
+    .option('--converge', 'convergence-gated mode: one tool per turn, a plan, request_tool to synthesize missing tools; halts on final_answer or when nothing changes (cap 25 turns)')
+    .option('--fresh', 'wipe the toolbox of synthesized tools before the run')
+    .option('--keep', 'reuse the toolbox of synthesized tools (the default)')
     .option('--json', 'print only the final result as JSON')
     .option('--no-tui', 'print a plain line per event instead of the live view')
     .addHelpText(
@@ -31,6 +38,7 @@ Examples:
   $ forge run "What is the latest release of Node.js? Cite the page."
   $ forge run --model anthropic:claude-sonnet-4-6 --json "Summarize https://example.org"
   $ forge run --conversation 3f2c… "And what changed since the previous one?"
+  $ forge run --converge --fresh "Count the links on https://example.org"
 
 Every run is logged to FORGE_HOME/runs/<timestamp>-<id>.jsonl (replay it with \`forge replay\`).
 Ctrl-C stops the run cleanly and records why.`,
@@ -42,6 +50,8 @@ Ctrl-C stops the run cleanly and records why.`,
 
 async function runCommand(task: string, options: RunCommandOptions): Promise<number> {
   const json = options.json === true;
+  if (options.fresh === true && options.keep === true) return reportError(new ConfigurationError('--fresh', 'contradicts --keep; pass one of them.'), json);
+  if (options.converge === true && options.skills === true) return reportError(new ConfigurationError('--converge', 'cannot be combined with --skills.'), json);
   const controller = new AbortController();
   let interrupts = 0;
   const onInterrupt = () => {
@@ -67,6 +77,8 @@ async function runCommand(task: string, options: RunCommandOptions): Promise<num
         ...(options.model === undefined ? {} : { model: options.model }),
         ...(options.system === undefined ? {} : { system: options.system }),
         ...(options.conversation === undefined ? {} : { conversationId: options.conversation }),
+        ...(options.converge === true ? { converge: true } : {}),
+        toolbox: options.fresh === true ? 'fresh' : 'keep',
       });
     } finally {
       await view.stop();
@@ -75,6 +87,7 @@ async function runCommand(task: string, options: RunCommandOptions): Promise<num
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     } else {
       if (result.answer !== null) process.stdout.write(`${result.answer}\n`);
+      for (const warning of 'warnings' in result ? (result.warnings ?? []) : []) process.stderr.write(`forge: WARNING: ${warning}\n`);
       if (result.error !== null) process.stderr.write(`forge: ${result.error.message}${result.error.hint === undefined ? '' : `\n  hint: ${result.error.hint}`}\n`);
       process.stderr.write(`run ${result.run_id} · ${'conversation_id' in result ? `conversation ${result.conversation_id}` : `replayed skill ${result.skill} (${result.mode}, ${result.llm_calls} model calls)`} · log ${result.log_file}\n`);
     }

@@ -10,6 +10,15 @@ function describeTool(runtime: ForgeRuntime, name: string) {
   return { name: tool.name, description: tool.description, risk: tool.risk, side_effect: tool.sideEffect, input_schema: specification.inputSchema };
 }
 
+async function readSourceFile(readFile: (file: string, encoding: 'utf8') => Promise<string>, file: string, option: string): Promise<string> {
+  const { ConfigurationError } = await import('../../core/index.js');
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    throw new ConfigurationError(option, `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, 'Pass the path of a JavaScript module file.');
+  }
+}
+
 export function registerToolsCommand(program: Command): void {
   const tools = program.command('tools').description('List, inspect and call the tools in the registry (built-in, MCP, synthesized).');
 
@@ -20,11 +29,26 @@ export function registerToolsCommand(program: Command): void {
     .action(async (options: { json?: boolean }) => {
       await withRuntime(options.json === true, async (runtime) => {
         const rows = runtime.registry.list().map((tool) => ({ name: tool.name, risk: tool.risk, side_effect: tool.sideEffect, description: tool.description }));
+        // Failed and unfinished tools are not in the registry, but stay listed: the graveyard is part of the story.
+        const toolbox = runtime.toolbox.list().map((entry) => ({
+          name: entry.name,
+          status: entry.status,
+          origin: entry.origin,
+          revisions: entry.revisions,
+          uses: entry.uses,
+          capabilities: entry.capabilities,
+          cost_usd: entry.cost_usd,
+          failures: entry.failures,
+        }));
         if (options.json === true) {
-          process.stdout.write(`${JSON.stringify({ tools: rows }, null, 2)}\n`);
+          process.stdout.write(`${JSON.stringify({ tools: rows, toolbox }, null, 2)}\n`);
         } else {
-          const width = Math.max(...rows.map((row) => row.name.length));
+          const width = Math.max(...rows.map((row) => row.name.length), ...toolbox.map((entry) => entry.name.length));
           for (const row of rows) process.stdout.write(`${row.name.padEnd(width)}  ${row.side_effect.padEnd(8)} ${row.risk.padEnd(6)} ${row.description.split('\n')[0]}\n`);
+          if (toolbox.length > 0) process.stdout.write(`\ntoolbox (${runtime.toolbox.manifestFile}):\n`);
+          for (const entry of toolbox) {
+            process.stdout.write(`${entry.name.padEnd(width)}  ${entry.status.padEnd(8)} ${entry.origin}, ${entry.revisions} revisions, ${entry.uses} uses${entry.failures.length === 0 ? '' : ` — ${entry.failures[0]}`}\n`);
+          }
         }
         return EXIT.ok;
       });
@@ -45,6 +69,45 @@ export function registerToolsCommand(program: Command): void {
             `${described.name}  (${described.side_effect}, ${described.risk} risk)\n\n${described.description}\n\ninput schema:\n${JSON.stringify(described.input_schema, null, 2)}\n`,
           );
         }
+        return EXIT.ok;
+      });
+    });
+
+  tools
+    .command('add')
+    .description('Add a hand-written tool module through the verification gate: its test must pass in the sandbox and fail against every stub.')
+    .argument('<tool.js>', 'the tool module (exports meta and a default async run(input, forge))')
+    .requiredOption('--test <test.js>', 'the test module (default export async function test(tool, assert))')
+    .option('--json', 'print the toolbox entry as JSON')
+    .action(async (toolFile: string, options: { test: string; json?: boolean }) => {
+      const json = options.json === true;
+      await withRuntime(json, async (runtime) => {
+        const { readFile } = await import('node:fs/promises');
+        const { addVerifiedTool } = await import('../../synthesis/toolbox/index.js');
+        const [toolSource, testSource] = await Promise.all([readSourceFile(readFile, toolFile, '<tool.js>'), readSourceFile(readFile, options.test, '--test')]);
+        const entry = await addVerifiedTool(runtime.toolbox, runtime.registry, { toolSource, testSource, fetch: runtime.fetch });
+        if (json) {
+          process.stdout.write(`${JSON.stringify({ name: entry.name, status: entry.status, capabilities: entry.capabilities, capabilities_used: entry.capabilities_used }, null, 2)}\n`);
+        } else {
+          process.stdout.write(`${entry.name} passed its test in the sandbox, failed every stub, and is promoted (capabilities: ${entry.capabilities.join(', ') || 'none'}).\n`);
+        }
+        return EXIT.ok;
+      });
+    });
+
+  tools
+    .command('remove')
+    .description('Remove a synthesized or added tool from the toolbox (built-in and MCP tools cannot be removed here).')
+    .argument('<name>', 'tool name')
+    .option('--json', 'print JSON')
+    .action(async (name: string, options: { json?: boolean }) => {
+      const json = options.json === true;
+      await withRuntime(json, async (runtime) => {
+        const { NotFoundError } = await import('../../core/index.js');
+        if (runtime.toolbox.get(name) === undefined) throw new NotFoundError('toolbox tool', name, 'List the toolbox with `forge tools list`; built-in and MCP tools are not in it.');
+        runtime.registry.unregister(name);
+        await runtime.toolbox.remove(name);
+        process.stdout.write(json ? `${JSON.stringify({ removed: name })}\n` : `removed ${name}\n`);
         return EXIT.ok;
       });
     });

@@ -54,6 +54,11 @@ export function describeEvent(event: ForgeEvent): string {
       return `${event.tool} -> ${event.status} (revisions ${event.revisions}, uses ${event.uses})`;
     case 'verification-failed':
       return `${event.tool} revision ${event.revision} failed its test in the sandbox`;
+    case 'synthesis-end': {
+      const cost = event.cost_usd === null ? 'cost unknown' : formatCost(event.cost_usd);
+      const flag = event.flagged ? ' — FLAGGED: used up its revisions' : '';
+      return `${event.tool} ${event.status} after ${formatQuantity(event.revisions, 'revision')}: ${formatQuantity(event.llm_calls, 'model call')}, ${cost}${flag}`;
+    }
     case 'convergence-check':
       return `turn ${event.turn}: toolbox stable ${yesNo(event.toolbox_stable)}, plan stable ${yesNo(event.plan_stable)}, streak ${event.stable_streak}/${event.threshold}`;
     case 'skill-step':
@@ -64,7 +69,8 @@ export function describeEvent(event: ForgeEvent): string {
       return `${event.skill} is stale: ${event.reason}`;
     case 'run-end': {
       const cost = event.cost_usd === null ? 'cost unknown' : formatCost(event.cost_usd);
-      return `${event.status} (${event.halt_reason}) after ${formatDuration(event.duration_ms)}: ${formatQuantity(event.llm_calls, 'model call')}, ${formatCount(event.tokens.input)} in / ${formatCount(event.tokens.output)} out tokens, ${cost}`;
+      const warnings = (event.warnings ?? []).map((warning) => ` — WARNING: ${warning}`).join('');
+      return `${event.status} (${event.halt_reason}) after ${formatDuration(event.duration_ms)}: ${formatQuantity(event.llm_calls, 'model call')}, ${formatCount(event.tokens.input)} in / ${formatCount(event.tokens.output)} out tokens, ${cost}${warnings}`;
     }
   }
 }

@@ -92,6 +92,8 @@ export function streamItemFromEvent(event: ForgeEvent, context: StreamItemContex
         [{ text: `✗ verification failed: ${event.tool} (revision ${event.revision})`, color: 'red', bold: true }],
         ...limitRows(wrapText(event.output, context.width - 4), sandboxOutputRowLimit).map((row): StyledRow => [{ text: row, color: 'red' }]),
       ]);
+    case 'synthesis-end':
+      return item(key, labelled('toolbox', event.flagged ? 'red' : toolStatusStyle[event.status].color, describeEvent(event), event.flagged ? errorRowLimit : 1));
     case 'convergence-check':
       return item(key, labelled('converge', 'cyan', describeConvergence(event)));
     case 'skill-step':

@@ -1,0 +1,89 @@
+/**
+ * One verification in Forge's sandbox against the seed design's mechanism. Ours: `runToolTest` — a new
+ * worker thread, a fresh QuickJS runtime, the tool module parsed and checked, the test run against it,
+ * judged on the host. Theirs: a `python3 -E -s -B` subprocess in a temp folder holding only the tool and
+ * its test, with the environment stripped to PATH (the seed's isolation, which is not a security
+ * boundary). Both run an equivalent word-count tool and test. Best of 5 interleaved rounds of 20 each.
+ * Target (issue 4): ours at most 1× the subprocess cost.
+ *
+ *   npm run bench:sandbox
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { runToolTest } from '../src/synthesis/tool-module/index.js';
+
+const run = promisify(execFile);
+const rounds = 5;
+const perRound = 20;
+
+const toolSource = `export const meta = {
+  name: 'word_count',
+  description: 'Counts the words in a text and reports the longest word.',
+  input: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+  capabilities: [],
+};
+export default async function run(input) {
+  const words = input.text.split(/\\s+/).filter((word) => word.length > 0);
+  return { count: words.length, longest: words.reduce((a, b) => (b.length > a.length ? b : a), '') };
+}`;
+const testSource = `export default async function test(tool, assert) {
+  assert.deepEqual(await tool({ text: 'the quick brown fox' }), { count: 4, longest: 'quick' });
+  assert.equal((await tool({ text: '' })).count, 0);
+  assert.equal((await tool({ text: ' a  bb ccc ' })).longest, 'ccc');
+}`;
+
+const pythonTool = `def run(text):
+    words = [word for word in text.split() if word]
+    longest = ''
+    for word in words:
+        if len(word) > len(longest):
+            longest = word
+    return {'count': len(words), 'longest': longest}
+`;
+const pythonTest = `import word_count
+assert word_count.run('the quick brown fox') == {'count': 4, 'longest': 'quick'}
+assert word_count.run('')['count'] == 0
+assert word_count.run(' a  bb ccc ')['longest'] == 'ccc'
+`;
+
+async function forgeVerification(): Promise<void> {
+  const result = await runToolTest({ toolSource, testSource });
+  if (!result.passed) throw new Error(`forge verification failed: ${result.failures.join('; ')}`);
+}
+
+async function pythonVerification(): Promise<void> {
+  const folder = await mkdtemp(path.join(tmpdir(), 'forge-bench-py-'));
+  try {
+    await writeFile(path.join(folder, 'word_count.py'), pythonTool);
+    await writeFile(path.join(folder, 'test_word_count.py'), pythonTest);
+    await run('python3', ['-E', '-s', '-B', 'test_word_count.py'], { cwd: folder, env: { PATH: process.env['PATH'] ?? '' }, timeout: 30_000 });
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+async function timePerRun(action: () => Promise<void>): Promise<number> {
+  const started = performance.now();
+  for (let index = 0; index < perRound; index += 1) await action();
+  return (performance.now() - started) / perRound;
+}
+
+await forgeVerification();
+await pythonVerification();
+const best = { forge: Infinity, python: Infinity };
+for (let round = 0; round < rounds; round += 1) {
+  best.python = Math.min(best.python, await timePerRun(pythonVerification));
+  best.forge = Math.min(best.forge, await timePerRun(forgeVerification));
+}
+
+const rows = [
+  ['python3 -E -s -B subprocess (seed design, baseline)', best.python],
+  ['Forge: worker + QuickJS (WASM) + parse + test, judged on the host', best.forge],
+] as const;
+process.stdout.write(`one verification (spawn + load + run test), best of ${rounds} rounds × ${perRound}\n\n`);
+process.stdout.write(`| contender | ms/verification | ratio |\n|---|---|---|\n`);
+for (const [name, milliseconds] of rows) process.stdout.write(`| ${name} | ${milliseconds.toFixed(1)} | ${(milliseconds / best.python).toFixed(2)}× |\n`);
+process.stdout.write(`\ntarget: Forge ≤ 1.00× the subprocess; measured ${(best.forge / best.python).toFixed(2)}×\n`);

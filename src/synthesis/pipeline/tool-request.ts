@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { TOOL_NAME_PATTERN } from '../../core/index.js';
+
+/**
+ * What the agent asks for with `request_tool`: the contract of a tool that does not exist yet. It is all
+ * the tester ever sees of the tool. The model-facing schema of the finished tool comes from the module's
+ * validated `meta.input`, never from this text.
+ */
+export const toolRequestSchema = z.object({
+  name: z.string().regex(TOOL_NAME_PATTERN, { error: 'must match ^[a-zA-Z0-9_-]{1,64}$' }).describe('the new tool\'s name, e.g. count_links'),
+  purpose: z.string().trim().min(1).max(2000).describe('what the tool must do, precisely enough to test it'),
+  signature: z
+    .string()
+    .trim()
+    .min(1)
+    .max(1000)
+    .describe('its input and output, e.g. "count_links({url: string}) -> {count: number}"'),
+});
+
+export type ToolRequest = z.infer<typeof toolRequestSchema>;

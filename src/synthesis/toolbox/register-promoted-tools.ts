@@ -1,0 +1,30 @@
+import type { ToolRegistry } from '../../tools/index.js';
+import { createSynthesizedTool } from './synthesized-tool.js';
+import type { Toolbox } from './toolbox.js';
+import type { ToolboxEntry } from './toolbox-entry.js';
+
+/**
+ * Puts one promoted entry into the registry as an ordinary tool (replacing an older version of it), jailed
+ * to its own files folder and counting its uses in the manifest. Entries that are not promoted never
+ * enter the registry.
+ */
+export function registerPromotedTool(registry: ToolRegistry, toolbox: Toolbox, entry: ToolboxEntry): void {
+  if (entry.status !== 'promoted') return;
+  registry.unregister(entry.name);
+  registry.register(
+    createSynthesizedTool(entry, {
+      jailRoot: toolbox.filesFolder(entry.name),
+      onUse: async (name) => {
+        const current = toolbox.get(name);
+        if (current !== undefined) await toolbox.update(name, { uses: current.uses + 1 });
+      },
+    }),
+  );
+}
+
+/** Registers every promoted tool of the toolbox, skipping names a built-in or MCP tool already holds. */
+export function registerPromotedTools(registry: ToolRegistry, toolbox: Toolbox): void {
+  for (const entry of toolbox.promoted()) {
+    if (registry.get(entry.name) === undefined) registerPromotedTool(registry, toolbox, entry);
+  }
+}

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { ToolExecutionError, type AnyTool, type RiskLevel, type SideEffect } from '../../core/index.js';
+import { runInSandbox, type JsonValue, type SandboxLimits } from '../sandbox/index.js';
+import type { ToolboxEntry } from './toolbox-entry.js';
+
+export interface SynthesizedToolOptions {
+  /** The folder `forge.fs` is jailed to. */
+  readonly jailRoot: string;
+  readonly limits?: Partial<SandboxLimits>;
+  /** Called after each successful run, to count uses in the manifest. */
+  readonly onUse?: (name: string) => Promise<void>;
+}
+
+function sideEffectOf(entry: ToolboxEntry): SideEffect {
+  if (entry.capabilities.includes('fetch')) return 'external';
+  return entry.capabilities.includes('fs') ? 'write' : 'read';
+}
+
+function riskOf(entry: ToolboxEntry): RiskLevel {
+  return entry.capabilities.includes('fetch') || entry.capabilities.includes('fs') ? 'medium' : 'low';
+}
+
+/**
+ * A promoted toolbox entry as an ordinary registry tool: dispatch validates its input against the zod
+ * schema derived from the module's own JSON Schema, the policy judges it like any other tool, and every
+ * call runs the verified source in a fresh sandbox with exactly its declared capabilities, fetching
+ * through the run's guarded fetch. A tool that uses the network is `external`, so its output is
+ * wrapped as untrusted.
+ */
+export function createSynthesizedTool(entry: ToolboxEntry, options: SynthesizedToolOptions): AnyTool {
+  return {
+    name: entry.name,
+    description: entry.description,
+    inputSchema: z.fromJSONSchema(entry.input_schema as Parameters<typeof z.fromJSONSchema>[0]),
+    inputJsonSchema: entry.input_schema,
+    risk: riskOf(entry),
+    sideEffect: sideEffectOf(entry),
+    async execute(input, context) {
+      const result = await runInSandbox({
+        source: entry.source,
+        input: input as JsonValue,
+        capabilities: entry.capabilities,
+        hostCapabilities: { fetch: context.fetch, jailRoot: options.jailRoot },
+        ...(options.limits === undefined ? {} : { limits: options.limits }),
+      });
+      if (!result.ok) throw new ToolExecutionError(entry.name, `${result.error.name}: ${result.error.message}`);
+      await options.onUse?.(entry.name);
+      return result.value;
+    },
+  };
+}
