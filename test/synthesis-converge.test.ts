@@ -5,6 +5,7 @@ import { openRuntime, runTask, type ForgeRuntime, type RunTaskResult } from '../
 import { checkConvergence } from '../src/synthesis/converge/index.js';
 import { startEngineWorld, type EngineWorld } from './support/engine-world.js';
 import { countLinksBuggyTool, countLinksShapeOnlyTest, countLinksTest, countLinksTool, linkCount } from './fixtures/synthesis/count-links-modules.js';
+import { inputJsonSchemaFromSignature } from '../src/synthesis/pipeline/index.js';
 
 type Request = Parameters<Extract<Parameters<LLMock['on']>[1], (...args: never[]) => unknown>>[0];
 type Call = { name: string; arguments: Record<string, unknown> };
@@ -115,6 +116,9 @@ describe('forge run --converge with aimock as agent, author and tester', () => {
     const used = ofType(first.events, 'tool-result').find((event) => event.tool === 'count_links');
     expect(used?.output).toContain(`"count":${expected.article}`);
     expect(runtime.toolbox.get('count_links')).toMatchObject({ status: 'promoted', revisions: 1, uses: 1, capabilities_used: ['fetch'] });
+    // The model-facing schema comes from the declared signature, not from the author's meta.input (which describes url differently).
+    expect(runtime.toolbox.get('count_links')?.input_schema).toEqual(inputJsonSchemaFromSignature(request.signature));
+    expect(JSON.stringify(runtime.registry.specification('count_links')?.inputSchema)).not.toContain('http(s) URL of the page');
     // The tester never saw the tool's source: its only conversation is the contract.
     const testerRequests = world.mock.getRequests().filter((entry) => JSON.stringify(entry.body).includes('submit_test'));
     expect(testerRequests.length).toBe(1);

@@ -8,6 +8,7 @@ import { addCosts, type CostMeter, type ResolvedModel } from '../../llm/index.js
 import type { SandboxLimits } from '../sandbox/index.js';
 import { describeVerificationFailure, verifyTool, type Toolbox, type ToolboxEntry, type ToolVerification } from '../toolbox/index.js';
 import { authorRequestMessage, authorSystemPrompt, testerRequestMessage, testerSystemPrompt } from './synthesis-prompts.js';
+import { inputJsonSchemaFromSignature } from './signature-schema.js';
 import { requestSubmission, type Submission } from './submit-source.js';
 import type { ToolRequest } from './tool-request.js';
 
@@ -74,7 +75,7 @@ function blankEntry(request: ToolRequest): ToolboxEntry {
     uses: 0,
     capabilities: [],
     capabilities_used: [],
-    input_schema: { type: 'object' },
+    input_schema: inputJsonSchemaFromSignature(request.signature),
     failures: [],
     cost_usd: 0,
     created_at: now,
@@ -161,7 +162,7 @@ export async function synthesizeTool(request: ToolRequest, environment: Synthesi
       ? {}
       : {
           description: tool.meta.description,
-          input_schema: tool.meta.input,
+          input_schema: inputJsonSchemaFromSignature(request.signature),
           capabilities: [...tool.meta.capabilities],
           capabilities_used: [...passed.testRun.capabilitiesUsed],
         }),
