@@ -39,6 +39,12 @@ describe('the forge command', () => {
     const stats = await runCli(['stats', '--json', String(result['log_file'])], world.env);
     expect(stats.code).toBe(0);
     expect(JSON.parse(stats.stdout)).toMatchObject({ run_id: result['run_id'], llm_calls: 3, tokens: { input: 1050, output: 31 }, tool_calls: 2, status: 'completed' });
+
+    const all = await runCli(['stats', '--all', '--json'], world.env);
+    const aggregate = JSON.parse(all.stdout) as { runs: number; halts_by_reason: Record<string, number>; llm_calls: number };
+    expect(aggregate.runs).toBeGreaterThanOrEqual(1);
+    expect(aggregate.halts_by_reason['final_answer']).toBeGreaterThanOrEqual(1);
+    expect(aggregate.llm_calls).toBeGreaterThanOrEqual(3);
   });
 
   it('run without --json shows each tool call as it happens and the answer on stdout', async () => {

@@ -6,6 +6,7 @@ import { checkConvergence } from '../src/synthesis/converge/index.js';
 import { startEngineWorld, type EngineWorld } from './support/engine-world.js';
 import { countLinksBuggyTool, countLinksShapeOnlyTest, countLinksTest, countLinksTool, linkCount } from './fixtures/synthesis/count-links-modules.js';
 import { inputJsonSchemaFromSignature } from '../src/synthesis/pipeline/index.js';
+import { aggregateTotals, totalsFromEvents } from '../src/runlog/index.js';
 
 type Request = Parameters<Extract<Parameters<LLMock['on']>[1], (...args: never[]) => unknown>>[0];
 type Call = { name: string; arguments: Record<string, unknown> };
@@ -134,6 +135,14 @@ describe('forge run --converge with aimock as agent, author and tester', () => {
     expect(ofType(second.events, 'tool-call-start').filter((event) => event.tool === 'request_tool')).toEqual([]);
     expect(ofType(second.events, 'tool-result').find((event) => event.tool === 'count_links')?.output).toContain(`"count":${expected.spam}`);
     expect(runtime.toolbox.get('count_links')?.uses).toBe(2);
+
+    // forge stats across both runs: the gate caught the buggy draft, and the one synthesis served two uses.
+    const stats = aggregateTotals([totalsFromEvents(first.events), totalsFromEvents(second.events)]);
+    expect(stats.halts_by_reason).toEqual({ final_answer: 2 });
+    expect(stats.synthesis).toMatchObject({ drafted: 1, promoted: 1, failed: 0, caught: 1, catch_rate: 1, tool_uses: 2, reuse_ratio: 2 });
+    expect(stats.synthesis.per_tool['count_links']).toMatchObject({ status: 'promoted', llm_calls: 3, tokens: { input: 800, output: 420 } });
+    expect(Object.keys(stats.per_model).sort()).toEqual(['openai:agent-model', 'openai:tester-model']);
+    expect(stats.per_model['openai:tester-model']!.llm_calls).toBe(1);
   });
 
   it('rejects a test that passes a stub and has the tester rewrite it before promotion', async () => {

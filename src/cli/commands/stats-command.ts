@@ -1,12 +1,12 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { NotFoundError } from '../../core/index.js';
-import { readRunLog, totalsFromEvents } from '../../runlog/index.js';
+import { NotFoundError, type RunLogError } from '../../core/index.js';
+import { aggregateTotals, readRunLog, totalsFromEvents, type AggregateTotals, type RunTotals, type UsageTotals } from '../../runlog/index.js';
 import { EXIT, reportError } from '../command-errors.js';
 
-/** The newest run log in FORGE_HOME/runs (names start with the start time, so they sort). */
-function newestRunLog(home: string): string {
+/** The run logs in FORGE_HOME/runs, oldest first (names start with the start time, so they sort). */
+function runLogs(home: string): string[] {
   const folder = path.join(home, 'runs');
   let names: string[];
   try {
@@ -14,48 +14,85 @@ function newestRunLog(home: string): string {
   } catch {
     names = [];
   }
-  const newest = names.at(-1);
-  if (newest === undefined) throw new NotFoundError('run log', folder, 'Run `forge run "<task>"` first, or pass a run log file.');
-  return path.join(folder, newest);
+  if (names.length === 0) throw new NotFoundError('run log', folder, 'Run `forge run "<task>"` first, or pass a run log file.');
+  return names.map((name) => path.join(folder, name));
 }
 
 function formatCost(cost: number | null): string {
   return cost === null ? 'unknown (a model without a known price)' : `$${cost.toFixed(6)}`;
 }
 
+function formatUsage(usage: UsageTotals): string {
+  return `${usage.llm_calls} calls, ${usage.tokens.input} in / ${usage.tokens.output} out tokens, ${formatCost(usage.cost_usd)}`;
+}
+
+function formatRatio(value: number | null): string {
+  return value === null ? 'n/a' : value.toFixed(2);
+}
+
+function runReport(file: string, totals: RunTotals): string {
+  const tools = Object.entries(totals.tools).map(([name, count]) => `${name}×${count}`).join(', ') || 'none';
+  const lines = [
+    `run        ${totals.run_id ?? '?'}  (${file})`,
+    `task       ${totals.task ?? '?'}`,
+    `model      ${totals.model ?? '?'}`,
+    `status     ${totals.status ?? 'unfinished'}${totals.halt_reason === null ? '' : ` (${totals.halt_reason})`}`,
+    `llm calls  ${totals.llm_calls}`,
+    `tokens     ${totals.tokens.input} in / ${totals.tokens.output} out`,
+    `cost       ${formatCost(totals.cost_usd)}`,
+    `tool calls ${totals.tool_calls} (${totals.tool_errors} failed): ${tools}`,
+  ];
+  if (Object.keys(totals.per_model).length > 1) {
+    for (const [model, usage] of Object.entries(totals.per_model)) lines.push(`  model ${model}: ${formatUsage(usage)}`);
+  }
+  for (const [tool, synthesis] of Object.entries(totals.syntheses)) {
+    lines.push(`synthesized ${tool}: ${synthesis.status} after ${synthesis.revisions} revisions (${synthesis.verification_failures} failed verifications), ${formatUsage(synthesis)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function aggregateReport(files: readonly string[], totals: AggregateTotals): string {
+  const halts = Object.entries(totals.halts_by_reason).map(([reason, count]) => `${reason} ${count}`).join(', ');
+  const { synthesis } = totals;
+  const lines = [
+    `runs       ${totals.runs} run logs (${files[0]} … ${files.at(-1)})`,
+    `halts      ${halts}`,
+    `total      ${formatUsage(totals)}`,
+    ...Object.entries(totals.per_model).map(([model, usage]) => `  model ${model}: ${formatUsage(usage)}`),
+    `tool calls ${totals.tool_calls} (${totals.tool_errors} failed)`,
+    `synthesis  ${synthesis.drafted} drafted, ${synthesis.promoted} promoted, ${synthesis.failed} failed; ` +
+      `catch rate ${formatRatio(synthesis.catch_rate)} (${synthesis.caught} drafts failed a verification before the verdict); ` +
+      `reuse ratio ${formatRatio(synthesis.reuse_ratio)} (${synthesis.tool_uses} uses)`,
+    ...Object.entries(synthesis.per_tool).map(([tool, usage]) => `  tool ${tool} (${usage.status}): ${formatUsage(usage)}`),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
 export function registerStatsCommand(program: Command): void {
   program
     .command('stats')
-    .description('Add up a run log: model calls, tokens, dollars, tool calls and errors (default: the newest run).')
-    .argument('[run.jsonl]', 'a run log file (FORGE_HOME/runs/…)')
+    .description('Add up run logs: model calls, tokens and dollars (per model), tool calls, halts by reason, and for synthesized tools the catch rate, reuse ratio and cost per tool.')
+    .argument('[run.jsonl...]', 'run log files (default: the newest run in FORGE_HOME/runs)')
+    .option('--all', 'add up every run log in FORGE_HOME/runs')
     .option('--json', 'print JSON')
-    .action(async (file: string | undefined, options: { json?: boolean }) => {
+    .addHelpText('after', '\nOne file gives that run\'s figures; several files (or --all) give the totals across them.')
+    .action(async (given: string[], options: { all?: boolean; json?: boolean }) => {
       const json = options.json === true;
       try {
         const { loadConfig } = await import('../../runtime/index.js');
-        const target = file ?? newestRunLog(loadConfig(process.env).home);
-        const { events, error } = await readRunLog(target);
-        const totals = totalsFromEvents(events);
-        if (json) {
-          process.stdout.write(`${JSON.stringify({ file: target, ...totals, ...(error === undefined ? {} : { error: error.toJSON() }) }, null, 2)}\n`);
+        const files = given.length > 0 ? given : options.all === true ? runLogs(loadConfig(process.env).home) : runLogs(loadConfig(process.env).home).slice(-1);
+        const reads = await Promise.all(files.map(async (file) => ({ file, ...(await readRunLog(file)) })));
+        const errors: RunLogError[] = reads.flatMap((read) => (read.error === undefined ? [] : [read.error]));
+        if (files.length === 1) {
+          const [read] = reads;
+          const totals = totalsFromEvents(read!.events);
+          process.stdout.write(json ? `${JSON.stringify({ file: read!.file, ...totals, ...(read!.error === undefined ? {} : { error: read!.error.toJSON() }) }, null, 2)}\n` : runReport(read!.file, totals));
         } else {
-          const tools = Object.entries(totals.tools).map(([name, count]) => `${name}×${count}`).join(', ') || 'none';
-          process.stdout.write(
-            [
-              `run        ${totals.run_id ?? '?'}  (${target})`,
-              `task       ${totals.task ?? '?'}`,
-              `model      ${totals.model ?? '?'}`,
-              `status     ${totals.status ?? 'unfinished'}${totals.halt_reason === null ? '' : ` (${totals.halt_reason})`}`,
-              `llm calls  ${totals.llm_calls}`,
-              `tokens     ${totals.tokens.input} in / ${totals.tokens.output} out`,
-              `cost       ${formatCost(totals.cost_usd)}`,
-              `tool calls ${totals.tool_calls} (${totals.tool_errors} failed): ${tools}`,
-              '',
-            ].join('\n'),
-          );
-          if (error !== undefined) process.stderr.write(`forge: ${error.message}\n`);
+          const totals = aggregateTotals(reads.map((read) => totalsFromEvents(read.events)));
+          process.stdout.write(json ? `${JSON.stringify({ files, ...totals, errors: errors.map((error) => error.toJSON()) }, null, 2)}\n` : aggregateReport(files, totals));
         }
-        process.exitCode = error === undefined ? EXIT.ok : EXIT.failed;
+        if (!json) for (const error of errors) process.stderr.write(`forge: ${error.message}\n`);
+        process.exitCode = errors.length === 0 ? EXIT.ok : EXIT.failed;
       } catch (error) {
         process.exitCode = reportError(error, json);
       }
