@@ -76,7 +76,8 @@ export async function openRuntime(env: Environment = process.env, cwd: string = 
     ...(options.mcp?.timeoutMs === undefined ? {} : { timeoutMs: options.mcp.timeoutMs }),
   });
   await mcp.start({ waitMs: options.mcp?.startupWaitMs ?? 3_000 });
-  const toolbox = await Toolbox.open(toolboxFolder(config.home));
+  // The manifest file is the source of truth; the store keeps a mirror of it, written through on every change.
+  const toolbox = await Toolbox.open(toolboxFolder(config.home), { mirror: store.toolbox });
   registerPromotedTools(registry, toolbox);
   return {
     config,
@@ -201,7 +202,7 @@ export async function runTask(runtime: ForgeRuntime, options: RunTaskOptions): P
   return { ...result, conversation_id: conversation.id, log_file: logFile };
 }
 
-/** `--fresh`: the toolbox's tools leave the registry, then the manifest and their files are wiped. */
+/** `--fresh`: the toolbox's tools leave the registry, then the manifest, its store mirror and their files are wiped. */
 export async function wipeToolbox(runtime: ForgeRuntime): Promise<void> {
   for (const entry of runtime.toolbox.promoted()) runtime.registry.unregister(entry.name);
   await runtime.toolbox.wipe();

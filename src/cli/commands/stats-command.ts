@@ -55,7 +55,7 @@ function aggregateReport(files: readonly string[], totals: AggregateTotals): str
   const halts = Object.entries(totals.halts_by_reason).map(([reason, count]) => `${reason} ${count}`).join(', ');
   const { synthesis } = totals;
   const lines = [
-    `runs       ${totals.runs} run logs (${files[0]} … ${files.at(-1)})`,
+    `runs       ${totals.runs} run logs (${files.length === 1 ? files[0] : `${files[0]} … ${files.at(-1)}`})`,
     `halts      ${halts}`,
     `total      ${formatUsage(totals)}`,
     ...Object.entries(totals.per_model).map(([model, usage]) => `  model ${model}: ${formatUsage(usage)}`),
@@ -83,7 +83,7 @@ export function registerStatsCommand(program: Command): void {
         const files = given.length > 0 ? given : options.all === true ? runLogs(loadConfig(process.env).home) : runLogs(loadConfig(process.env).home).slice(-1);
         const reads = await Promise.all(files.map(async (file) => ({ file, ...(await readRunLog(file)) })));
         const errors: RunLogError[] = reads.flatMap((read) => (read.error === undefined ? [] : [read.error]));
-        if (files.length === 1) {
+        if (options.all !== true && files.length === 1) {
           const [read] = reads;
           const totals = totalsFromEvents(read!.events);
           process.stdout.write(json ? `${JSON.stringify({ file: read!.file, ...totals, ...(read!.error === undefined ? {} : { error: read!.error.toJSON() }) }, null, 2)}\n` : runReport(read!.file, totals));

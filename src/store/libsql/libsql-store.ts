@@ -1,5 +1,5 @@
 import { createClient, type Client } from '@libsql/client';
-import type { ConversationStore, EventStore, McpServerStore, ModelCallStore, RunStore, RunWrites, SkillStore, StepStore, Store } from '../../core/index.js';
+import type { ConversationStore, EventStore, McpServerStore, ModelCallStore, RunStore, RunWrites, SkillStore, StepStore, Store, ToolboxStore } from '../../core/index.js';
 import { migrationsFor } from '../migrations/index.js';
 import { applyMigrations } from './apply-migrations.js';
 import { LibsqlConversationStore } from './libsql-conversation-store.js';
@@ -9,6 +9,7 @@ import { LibsqlModelCallStore } from './libsql-model-call-store.js';
 import { LibsqlRunStore } from './libsql-run-store.js';
 import { LibsqlSkillStore } from './libsql-skill-store.js';
 import { LibsqlStepStore } from './libsql-step-store.js';
+import { LibsqlToolboxStore } from './libsql-toolbox-store.js';
 import { sqliteDialect } from './sqlite-dialect.js';
 
 /** How long a write waits for another process's lock on the same file before failing with SQLITE_BUSY. */
@@ -31,6 +32,7 @@ export class LibsqlStore implements Store {
   readonly modelCalls: ModelCallStore;
   readonly skills: SkillStore;
   readonly mcpServers: McpServerStore;
+  readonly toolbox: ToolboxStore;
 
   private constructor(private readonly client: Client) {
     this.runs = new LibsqlRunStore(client);
@@ -40,6 +42,7 @@ export class LibsqlStore implements Store {
     this.modelCalls = new LibsqlModelCallStore(client);
     this.skills = new LibsqlSkillStore(client);
     this.mcpServers = new LibsqlMcpServerStore(client);
+    this.toolbox = new LibsqlToolboxStore(client);
   }
 
   /**

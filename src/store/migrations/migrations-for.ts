@@ -3,8 +3,9 @@ import { mcpServersSchema } from './mcp-servers-schema.js';
 import type { Migration } from './migration.js';
 import { skillsSchema } from './skills-schema.js';
 import type { SqlDialect } from './sql-dialect.js';
+import { toolboxSchema } from './toolbox-schema.js';
 
 /** Every migration of the schema, oldest first, spelled for `dialect`. Append new versions at the end. */
 export function migrationsFor(dialect: SqlDialect): readonly Migration[] {
-  return [initialSchema(dialect), skillsSchema(dialect), mcpServersSchema(dialect)];
+  return [initialSchema(dialect), skillsSchema(dialect), mcpServersSchema(dialect), toolboxSchema(dialect)];
 }

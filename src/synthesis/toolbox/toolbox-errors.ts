@@ -29,3 +29,21 @@ export class ToolVerificationError extends ForgeError {
     this.failures = failures;
   }
 }
+
+/**
+ * The store's copy of the toolbox could not be written. The manifest file already holds the change and
+ * stays the source of truth; the next `Toolbox.open` rewrites the store's copy from it.
+ */
+export class ToolboxMirrorError extends ForgeError {
+  /** The tool whose change was being mirrored; null when the whole toolbox was (a wipe, or the resync on open). */
+  readonly toolName: string | null;
+  constructor(toolName: string | null, cause: unknown) {
+    super({
+      name: 'ToolboxMirrorError',
+      message: `The store's copy of the toolbox could not be updated${toolName === null ? '' : ` for tool "${toolName}"`}: ${cause instanceof Error ? cause.message : String(cause)}`,
+      hint: 'The manifest file holds the change; the store copy is rewritten from it the next time Forge opens the toolbox. Check that the database (FORGE_DATABASE_URL) is writable.',
+      cause,
+    });
+    this.toolName = toolName;
+  }
+}

@@ -1,10 +1,9 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ToolboxEntry } from './toolbox-entry.js';
+import { ToolboxMirrorError } from './toolbox-errors.js';
 import { emptyManifest, parseToolboxManifest, type ToolboxManifest } from './toolbox-manifest.js';
-
-/** Receives the whole manifest after every change (the store's copy); the file stays the source of truth. */
-export type ToolboxMirror = (entries: readonly ToolboxEntry[]) => Promise<void>;
+import { syncToolboxMirror, toolboxRecordOf, type ToolboxMirror } from './toolbox-mirror.js';
 
 /** Where a toolbox lives: `FORGE_HOME/toolbox`. */
 export function toolboxFolder(home: string): string {
@@ -14,8 +13,10 @@ export function toolboxFolder(home: string): string {
 /**
  * The toolbox of synthesized and hand-added tools, backed by `manifest.json` in its folder. Every change
  * is written to disk (atomically: a temporary file renamed over the old one) before the call resolves,
- * then handed to the mirror, so in-memory state never drifts from the file. Each tool gets its own
- * folder under `files/` as the jail of its `fs` capability.
+ * so in-memory state never drifts from the file. With a mirror (the store's `toolbox`), each change is
+ * then written through to it, entry by entry; a mirror write that fails rejects the call with
+ * `ToolboxMirrorError` after the file already holds the change. Each tool gets its own folder under
+ * `files/` as the jail of its `fs` capability.
  */
 export class Toolbox {
   private manifest: ToolboxManifest;
@@ -28,7 +29,10 @@ export class Toolbox {
     this.manifest = manifest;
   }
 
-  /** Reads the manifest (an absent one is an empty toolbox); throws `ToolboxManifestError` for a broken one. */
+  /**
+   * Reads the manifest (an absent one is an empty toolbox); throws `ToolboxManifestError` for a broken one.
+   * When the mirror disagrees with the file, it is rewritten from the file before this resolves.
+   */
   static async open(folder: string, options: { mirror?: ToolboxMirror } = {}): Promise<Toolbox> {
     const file = path.join(folder, 'manifest.json');
     let text: string | undefined;
@@ -37,7 +41,9 @@ export class Toolbox {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
-    return new Toolbox(folder, text === undefined ? emptyManifest() : parseToolboxManifest(text, file), options.mirror);
+    const toolbox = new Toolbox(folder, text === undefined ? emptyManifest() : parseToolboxManifest(text, file), options.mirror);
+    await toolbox.writeThrough(null, (mirror) => syncToolboxMirror(mirror, toolbox.list()));
+    return toolbox;
   }
 
   get manifestFile(): string {
@@ -65,6 +71,7 @@ export class Toolbox {
   async put(entry: ToolboxEntry): Promise<ToolboxEntry> {
     const others = this.manifest.tools.filter((tool) => tool.name !== entry.name);
     await this.save({ ...this.manifest, tools: [...others, entry].sort((a, b) => a.created_at.localeCompare(b.created_at) || a.name.localeCompare(b.name)) });
+    await this.writeThrough(entry.name, (mirror) => mirror.put(toolboxRecordOf(entry)));
     return entry;
   }
 
@@ -80,6 +87,7 @@ export class Toolbox {
     if (this.get(name) === undefined) return false;
     await this.save({ ...this.manifest, tools: this.manifest.tools.filter((tool) => tool.name !== name) });
     await rm(this.filesFolder(name), { recursive: true, force: true });
+    await this.writeThrough(name, (mirror) => mirror.delete(name));
     return true;
   }
 
@@ -87,6 +95,7 @@ export class Toolbox {
   async wipe(): Promise<void> {
     await rm(path.join(this.folder, 'files'), { recursive: true, force: true });
     await this.save(emptyManifest());
+    await this.writeThrough(null, (mirror) => mirror.clear());
   }
 
   private async save(manifest: ToolboxManifest): Promise<void> {
@@ -95,6 +104,15 @@ export class Toolbox {
     await writeFile(temporary, `${JSON.stringify(manifest, null, 2)}\n`, 'utf8');
     await rename(temporary, this.manifestFile);
     this.manifest = manifest;
-    await this.mirror?.(manifest.tools);
+  }
+
+  /** Applies a change to the mirror, if there is one; `toolName` names the tool it concerns, null for all. */
+  private async writeThrough(toolName: string | null, change: (mirror: ToolboxMirror) => Promise<unknown>): Promise<void> {
+    if (this.mirror === undefined) return;
+    try {
+      await change(this.mirror);
+    } catch (error) {
+      throw new ToolboxMirrorError(toolName, error);
+    }
   }
 }
