@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { ForgeError } from '../../core/index.js';
 import { CapabilityInputError } from './capability-arguments.js';
 import { capabilityNames, capabilityRegistry, isCapabilityName, sortCapabilityNames } from './capabilities.js';
@@ -11,7 +10,9 @@ import { quickJsWasmModule } from './quickjs-wasm-module.js';
 import type { SandboxLimits } from './sandbox-limits.js';
 import type { SandboxErrorData, SandboxResult } from './sandbox-result.js';
 import { SandboxSetupError } from './sandbox-setup-error.js';
-import type { HostToWorkerMessage, WorkerJob, WorkerOutcome, WorkerStartData, WorkerToHostMessage } from './worker-protocol.js';
+// The worker's own JavaScript heap (WORKER_HEAP_MB): the guest heap lives in WebAssembly memory and is bounded separately.
+import { WORKER_HEAP_MB, takeSandboxWorker } from './spare-worker.js';
+import type { HostToWorkerMessage, WorkerJob, WorkerOutcome, WorkerStartData, WorkerStartMessage, WorkerToHostMessage } from './worker-protocol.js';
 
 export interface WorkerJobOptions {
   readonly job: WorkerJob;
@@ -23,13 +24,10 @@ export interface WorkerJobOptions {
 
 const workerScript = new URL('./sandbox-worker.mjs', import.meta.url);
 
-// QuickJS's own stack limit sits well inside the worker's V8 stack, so deep guest recursion ends as a
-// guest RangeError rather than a host stack overflow.
-const workerStackSizeMb = 4;
+// QuickJS's own stack limit (512 KiB) sits well inside the worker's V8 stack (WORKER_STACK_MB), so deep
+// guest recursion ends as a guest RangeError rather than a host stack overflow.
 const guestStackBytes = 512 * 1024;
 const maximumJsonLength = 1_000_000;
-// The worker's own JavaScript heap: the guest heap lives in WebAssembly memory and is bounded separately.
-const workerHeapMb = 128;
 // QuickJS's static data and C stack take about 5 MiB of its WebAssembly memory before the guest's heap,
 // and the module cannot start with less than 16 MiB.
 const quickJsOverheadBytes = 6 * 1024 * 1024;
@@ -73,13 +71,8 @@ export async function runWorkerJob(options: WorkerJobOptions): Promise<SandboxRe
   const startedAt = performance.now();
   const used = new Set<CapabilityName>();
   const inFlight = new Map<number, CapabilityName>();
-  const worker = new Worker(workerScript, {
-    workerData: startData,
-    // The worker gets nothing of the host process: no environment, no inherited flags or loaders.
-    env: {},
-    execArgv: [],
-    resourceLimits: { maxOldGenerationSizeMb: workerHeapMb, stackSizeMb: workerStackSizeMb },
-  });
+  const worker = takeSandboxWorker(workerScript);
+  worker.postMessage({ type: 'start', start: startData } satisfies WorkerStartMessage);
 
   return new Promise<SandboxResult>((resolve) => {
     let finished = false;
@@ -137,7 +130,7 @@ export async function runWorkerJob(options: WorkerJobOptions): Promise<SandboxRe
         finish({
           ok: false,
           memoryExceeded: true,
-          error: { name: 'SandboxMemoryError', message: `The sandbox worker ran out of its ${workerHeapMb} MiB heap and was terminated.` },
+          error: { name: 'SandboxMemoryError', message: `The sandbox worker ran out of its ${WORKER_HEAP_MB} MiB heap and was terminated.` },
         });
         return;
       }

@@ -7,7 +7,7 @@
  * Plain JavaScript on purpose: Node 20 cannot start a worker from a TypeScript file, and this file has
  * to run unchanged from `src/` (tests) and `dist/` (the build emits it with `allowJs`).
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC } from 'quickjs-emscripten';
 import { assertionKinds, assertSource } from './guest-assert.mjs';
 import { createGuestClock } from './guest-clock.mjs';
@@ -30,9 +30,12 @@ const maximumAssertions = 1000;
 // Every forge call is a message the host must serve; a guest calling in a tight loop must not flood it.
 const maximumCapabilityCalls = 10_000;
 
-const start = /** @type {WorkerStartData} */ (workerData);
 const port = parentPort;
 if (port === null) throw new Error('sandbox-worker.mjs must run as a worker thread');
+// The host may start this worker before it has a job (a warm spare), so the job arrives as the first message.
+const start = /** @type {WorkerStartData} */ (
+  await new Promise((resolve) => port.once('message', (/** @type {import('./worker-protocol.js').WorkerStartMessage} */ message) => resolve(message.start)))
+);
 
 const outcome = await runJob().catch(describeInternalFailure);
 port.postMessage(/** @type {WorkerToHostMessage} */ ({ type: 'finished', outcome }));

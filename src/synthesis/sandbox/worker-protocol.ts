@@ -60,6 +60,12 @@ export type WorkerToHostMessage =
   | { readonly type: 'capability-call'; readonly id: number; readonly capability: string; readonly method: string; readonly argumentsJson: string }
   | { readonly type: 'finished'; readonly outcome: WorkerOutcome };
 
+/** The first message a worker gets: its one job. A worker waits for it, so it can start before the job exists. */
+export interface WorkerStartMessage {
+  readonly type: 'start';
+  readonly start: WorkerStartData;
+}
+
 export type HostToWorkerMessage =
   | { readonly type: 'capability-result'; readonly id: number; readonly ok: true; readonly valueJson: string }
   | { readonly type: 'capability-result'; readonly id: number; readonly ok: false; readonly error: GuestErrorData };
