@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { ConfigurationError, type McpTransportKind } from '../../core/index.js';
-import { createRuntimeMcpEndpoint, listenHttp } from '../../server/mcp/index.js';
 import type { McpRegisteredTool, McpServerStatus } from '../../tools/mcp/index.js';
 import { EXIT, parsePositiveInteger } from '../command-errors.js';
 import { withRuntime } from '../with-runtime.js';
@@ -153,6 +152,8 @@ FORGE_ALLOW_HOSTS, like any other self-hosted service.`,
       // A server never starts local programs: stdio MCP is refused here whatever the environment says.
       await withRuntime(json, async (runtime) => {
         const loopback = ['127.0.0.1', 'localhost', '::1'].includes(options.host);
+        // The MCP server loads only for `serve`, so other commands start fast.
+        const { createRuntimeMcpEndpoint, listenHttp } = await import('../../server/mcp/index.js');
         const endpoint = createRuntimeMcpEndpoint(runtime, {
           exposedTools: options.expose ?? [],
           publishedSkills: options.skill ?? [],

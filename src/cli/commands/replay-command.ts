@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { ConfigurationError, RunLogError } from '../../core/index.js';
-import { iterateRunLog, readRunLog, totalsFromEvents } from '../../runlog/index.js';
 import { EXIT, reportError } from '../command-errors.js';
 import { formatEventLine } from '../event-line/index.js';
 
@@ -46,6 +45,7 @@ async function replayCommand(file: string, options: ReplayCommandOptions): Promi
   try {
     if (json) return await printTotals(file);
     if (!options.tui || process.stdout.isTTY !== true) return await printTrace(file);
+    const { readRunLog } = await import('../../runlog/index.js');
     const { events, error } = await readRunLog(file);
     // Ink and React load only when the view is shown.
     const { runReplayView } = await import('../tui/index.js');
@@ -57,6 +57,7 @@ async function replayCommand(file: string, options: ReplayCommandOptions): Promi
 }
 
 async function printTotals(file: string): Promise<number> {
+  const { readRunLog, totalsFromEvents } = await import('../../runlog/index.js');
   const { events, error } = await readRunLog(file);
   const report = { file, event_count: events.length, ...totalsFromEvents(events), ...(error === undefined ? {} : { error: error.toJSON() }) };
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
@@ -67,6 +68,7 @@ async function printTotals(file: string): Promise<number> {
 // (`| head`) sees lines as they are read.
 async function printTrace(file: string): Promise<number> {
   try {
+    const { iterateRunLog } = await import('../../runlog/index.js');
     for await (const event of iterateRunLog(file)) process.stdout.write(`${formatEventLine(event)}\n`);
   } catch (error) {
     if (error instanceof RunLogError) return reportRunLogError(error);

@@ -1,11 +1,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { ConfigurationError } from '../../core/index.js';
-import { importSkill, loadSkill, runSkill, saveSkillFromRun } from '../../runtime/index.js';
-import { dependentValueNames, parseInputPairs, skillProductView, testSkillAgainstRecording, type ArgumentBinding, type ReplayModeOption, type SkillDocument } from '../../skills/index.js';
+import type { ArgumentBinding, ReplayModeOption, SkillDocument } from '../../skills/index.js';
 import { EXIT } from '../command-errors.js';
 import { withRuntime } from '../with-runtime.js';
-import { attachRunView } from '../run-view.js';
 
 function print(json: boolean, value: unknown, text: () => string): void {
   process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : text());
@@ -27,7 +25,7 @@ function describeBinding(binding: ArgumentBinding): string {
   }
 }
 
-function showText(document: SkillDocument, status: string, staleReason: string | null): string {
+function showText(document: SkillDocument, status: string, staleReason: string | null, dependent: readonly string[]): string {
   const variables = Object.entries(document.variables_schema.properties)
     .map(([name, variable]) => `  ${name}  ${variable.type}${document.variables_schema.required.includes(name) ? ', required' : ''}  e.g. ${JSON.stringify(variable.examples[0])}  ${variable.description}`)
     .join('\n');
@@ -46,8 +44,14 @@ ${variables || '  (none)'}
 steps:
 ${steps}
 
-resolved at replay: ${dependentValueNames(document).join(', ') || '(nothing: replays deterministically)'}
+resolved at replay: ${dependent.join(', ') || '(nothing: replays deterministically)'}
 `;
+}
+
+/** The modules behind the skill commands, loaded on use so `forge --help` and other commands start fast. */
+async function skillModules() {
+  const [runtime, skills, view] = await Promise.all([import('../../runtime/index.js'), import('../../skills/index.js'), import('../run-view.js')]);
+  return { ...runtime, ...skills, ...view };
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -77,11 +81,12 @@ Lifecycle:
     .option('--json', 'print the skill document')
     .action(async (runId: string, options: { name?: string; description?: string; json?: boolean }) => {
       await withRuntime(options.json === true, async (runtime) => {
-        const document = await saveSkillFromRun(runtime, runId, {
+        const modules = await skillModules();
+        const document = await modules.saveSkillFromRun(runtime, runId, {
           ...(options.name === undefined ? {} : { name: options.name }),
           ...(options.description === undefined ? {} : { description: options.description }),
         });
-        print(options.json === true, document, () => `saved skill ${document.name}\n\n${showText(document, 'active', null)}`);
+        print(options.json === true, document, () => `saved skill ${document.name}\n\n${showText(document, 'active', null, modules.dependentValueNames(document))}`);
         return EXIT.ok;
       });
     });
@@ -109,12 +114,13 @@ Lifecycle:
     .option('--product', 'only what a customer of the packaged skill sees (no steps, no recording)')
     .action(async (name: string, options: { json?: boolean; product?: boolean }) => {
       await withRuntime(options.json === true, async (runtime) => {
-        const { record, document } = await loadSkill(runtime, name);
+        const modules = await skillModules();
+        const { record, document } = await modules.loadSkill(runtime, name);
         if (options.product === true) {
-          print(true, skillProductView(document), () => '');
+          print(true, modules.skillProductView(document), () => '');
           return EXIT.ok;
         }
-        print(options.json === true, { ...document, status: record.status, stale_reason: record.staleReason }, () => showText(document, record.status, record.staleReason));
+        print(options.json === true, { ...document, status: record.status, stale_reason: record.staleReason }, () => showText(document, record.status, record.staleReason, modules.dependentValueNames(document)));
         return EXIT.ok;
       });
     });
@@ -132,13 +138,14 @@ Lifecycle:
     .action(async (name: string, options: { input: string[]; mode: string; summarize?: boolean; model?: string; json?: boolean; tui: boolean }) => {
       const json = options.json === true;
       await withRuntime(json, async (runtime) => {
+        const modules = await skillModules();
         if (!['auto', 'deterministic', 'guided'].includes(options.mode)) throw new ConfigurationError('--mode', `"${options.mode}" is not a mode.`, 'Use auto, deterministic or guided.');
-        const view = await attachRunView(runtime.bus, { json, tui: options.tui });
+        const view = await modules.attachRunView(runtime.bus, { json, tui: options.tui });
         let result;
         try {
-          result = await runSkill(runtime, {
+          result = await modules.runSkill(runtime, {
             skill: name,
-            inputs: parseInputPairs(options.input),
+            inputs: modules.parseInputPairs(options.input),
             mode: options.mode as ReplayModeOption,
             summarize: options.summarize === true,
             ...(options.model === undefined ? {} : { model: options.model }),
@@ -167,8 +174,9 @@ Lifecycle:
     .option('--json', 'print the report')
     .action(async (name: string, options: { json?: boolean }) => {
       await withRuntime(options.json === true, async (runtime) => {
-        const { document } = await loadSkill(runtime, name);
-        const report = await testSkillAgainstRecording(document, runtime.registry, runtime);
+        const modules = await skillModules();
+        const { document } = await modules.loadSkill(runtime, name);
+        const report = await modules.testSkillAgainstRecording(document, runtime.registry, runtime);
         print(options.json === true, report, () =>
           [
             ...report.steps.map((step) => `${step.matches ? 'ok  ' : 'FAIL'} step ${step.index} ${step.tool}  ${step.strategies.join(', ')}\n`),
@@ -187,7 +195,8 @@ Lifecycle:
     .argument('[file]', 'where to write it (default: stdout)')
     .action(async (name: string, file: string | undefined) => {
       await withRuntime(false, async (runtime) => {
-        const { document } = await loadSkill(runtime, name);
+        const modules = await skillModules();
+        const { document } = await modules.loadSkill(runtime, name);
         const text = `${JSON.stringify(document, null, 2)}\n`;
         if (file === undefined) process.stdout.write(text);
         else {
@@ -205,13 +214,14 @@ Lifecycle:
     .option('--json', 'print the stored document')
     .action(async (file: string, options: { json?: boolean }) => {
       await withRuntime(options.json === true, async (runtime) => {
+        const modules = await skillModules();
         let value: unknown;
         try {
           value = JSON.parse(await readFile(file, 'utf8')) as unknown;
         } catch (error) {
           throw new ConfigurationError(file, `is not a JSON skill document (${error instanceof Error ? error.message : String(error)}).`);
         }
-        const document = await importSkill(runtime, value);
+        const document = await modules.importSkill(runtime, value);
         print(options.json === true, document, () => `imported skill ${document.name}\n`);
         return EXIT.ok;
       });

@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { NotFoundError, type RunLogError } from '../../core/index.js';
-import { aggregateTotals, readRunLog, totalsFromEvents, type AggregateTotals, type RunTotals, type UsageTotals } from '../../runlog/index.js';
+import type { AggregateTotals, RunTotals, UsageTotals } from '../../runlog/index.js';
 import { EXIT, reportError } from '../command-errors.js';
 
 /** The run logs in FORGE_HOME/runs, oldest first (names start with the start time, so they sort). */
@@ -79,7 +79,9 @@ export function registerStatsCommand(program: Command): void {
     .action(async (given: string[], options: { all?: boolean; json?: boolean }) => {
       const json = options.json === true;
       try {
+        // Loaded on use, so `forge --help` and other commands start fast.
         const { loadConfig } = await import('../../runtime/index.js');
+        const { aggregateTotals, readRunLog, totalsFromEvents } = await import('../../runlog/index.js');
         const files = given.length > 0 ? given : options.all === true ? runLogs(loadConfig(process.env).home) : runLogs(loadConfig(process.env).home).slice(-1);
         const reads = await Promise.all(files.map(async (file) => ({ file, ...(await readRunLog(file)) })));
         const errors: RunLogError[] = reads.flatMap((read) => (read.error === undefined ? [] : [read.error]));
