@@ -11,10 +11,10 @@ import {
   type TokenUsage,
 } from '../core/index.js';
 import type { RunEmitter } from '../events/index.js';
-import { hashModelInput, type CostMeter, type ResolvedModel } from '../llm/index.js';
+import type { CostMeter, ResolvedModel } from '../llm/index.js';
 import { dispatchToolCall, type DispatchOutcome, type ToolRegistry } from '../tools/index.js';
 import { finishRun, type RunSummary } from './finish-run.js';
-import { providerToolsFrom, streamModelTurn, type LoopMessage, type ModelToolCall } from './model-turn.js';
+import { providerToolsFrom, streamMeteredModelTurn, type LoopMessage, type ModelToolCall } from './model-turn.js';
 import { buildSystemPrompt } from './system-prompt.js';
 
 export const DEFAULT_MAX_ITERATIONS = 10;
@@ -114,45 +114,19 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
     const tools = providerToolsFrom(registry.specifications());
     for (let iteration = 1; iteration <= maxIterations; iteration += 1) {
       if (signal.aborted) throw new RunCancelledError(String(signal.reason ?? 'cancelled'));
-      emitter.emit({ type: 'model-call-start', model: options.model.slug, iteration });
-      const callStarted = performance.now();
-      const inputHash = hashModelInput({ system, messages, tools: registry.names() });
-      let turn;
-      try {
-        turn = await streamModelTurn({ model: options.model, system, messages, tools, signal, maxRetries: options.maxRetries ?? 2 });
-      } catch (modelError) {
-        if (!(modelError instanceof RunCancelledError)) {
-          emitter.emit({
-            type: 'model-error',
-            model: options.model.slug,
-            iteration,
-            error: describeError(modelError),
-            status_code: (modelError as { statusCode?: number }).statusCode ?? null,
-            latency_ms: performance.now() - callStarted,
-          });
-        }
-        throw modelError;
-      }
-      const record = meter.record({
-        model: options.model.slug,
+      const turn = await streamMeteredModelTurn({
+        model: options.model,
+        system,
+        messages,
+        tools,
+        signal,
+        maxRetries: options.maxRetries ?? 2,
+        emitter,
+        meter,
         purpose: 'agent-step',
-        inputTokens: turn.inputTokens,
-        outputTokens: turn.outputTokens,
-        latencyMs: performance.now() - callStarted,
-        inputHash,
-      });
-      emitter.emit({
-        type: 'model-call',
-        model: record.model,
         iteration,
-        purpose: record.purpose,
-        tokens: { input: record.inputTokens, output: record.outputTokens },
-        cost_usd: record.costUsd,
-        latency_ms: record.latencyMs,
-        input_hash: inputHash,
-        finish_reason: turn.finishReason,
-        tool_calls: turn.toolCalls.length,
       });
+      const { record } = turn;
       if (turn.text !== '') {
         lastText = turn.text;
         emitter.emit({ type: 'assistant-text', iteration, text: turn.text });
