@@ -56,10 +56,9 @@ export function newRunId(): string {
  */
 export async function openRuntime(env: Environment = process.env, cwd: string = process.cwd(), options: RuntimeOptions = {}): Promise<ForgeRuntime> {
   const config = loadConfig(env, cwd);
-  const fetch = createGuardedFetch({
-    allowHosts: parseAllowHosts(config.allowHosts),
-    resolve: parseResolveEntries(config.resolve),
-  });
+  // One reading of FORGE_ALLOW_HOSTS and FORGE_RESOLVE for every way out: tools and MCP transports alike.
+  const destinations = { allowHosts: parseAllowHosts(config.allowHosts), resolve: parseResolveEntries(config.resolve) };
+  const fetch = createGuardedFetch(destinations);
   const registry = new ToolRegistry();
   for (const tool of createBuiltinTools(searchConfigFromEnv(env))) registry.register(tool);
   const store = await openStore({ url: config.databaseUrl });
@@ -67,33 +66,29 @@ export async function openRuntime(env: Environment = process.env, cwd: string = 
     store: store.mcpServers,
     registry,
     secrets: installationSecretBox({ secretKey: config.secretKey, home: config.home }),
-    // The same FORGE_ALLOW_HOSTS and FORGE_RESOLVE rules as every tool's network access.
-    fetch: createGuardedStreamFetch({ allowHosts: parseAllowHosts(config.allowHosts), resolve: parseResolveEntries(config.resolve) }),
+    fetch: createGuardedStreamFetch(destinations),
     // The local opt-in for stdio servers is explicit: --allow-stdio, or FORGE_MCP_ALLOW_STDIO=1.
     stdio: options.mcp?.stdio ?? (config.mcpAllowStdio ? 'allow' : 'refuse'),
     clientInfo: { name: 'forge', version: FORGE_VERSION },
     ...(options.mcp?.backoff === undefined ? {} : { backoff: options.mcp.backoff }),
     ...(options.mcp?.timeoutMs === undefined ? {} : { timeoutMs: options.mcp.timeoutMs }),
   });
-  await mcp.start({ waitMs: options.mcp?.startupWaitMs ?? 3_000 });
-  // The manifest file is the source of truth; the store keeps a mirror of it, written through on every change.
-  const toolbox = await Toolbox.open(toolboxFolder(config.home), { mirror: store.toolbox });
-  registerPromotedTools(registry, toolbox);
-  return {
-    config,
-    store,
-    bus: new InProcessEventBus(),
-    registry,
-    fetch,
-    policy: defaultPolicy,
-    approvals: refuseApprovals,
-    mcp,
-    toolbox,
-    close: async () => {
-      await mcp.close();
-      await store.close();
-    },
+  const close = async () => {
+    await mcp.close();
+    await store.close();
   };
+  try {
+    // The manifest file is the source of truth; the store keeps a mirror of it, written through on every change.
+    // Opened before MCP so a broken manifest fails at once instead of after waiting for servers.
+    const toolbox = await Toolbox.open(toolboxFolder(config.home), { mirror: store.toolbox });
+    await mcp.start({ waitMs: options.mcp?.startupWaitMs ?? 3_000 });
+    registerPromotedTools(registry, toolbox);
+    return { config, store, bus: new InProcessEventBus(), registry, fetch, policy: defaultPolicy, approvals: refuseApprovals, mcp, toolbox, close };
+  } catch (error) {
+    // Nothing opened here may outlive a failed start: connections and the database are closed again.
+    await close();
+    throw error;
+  }
 }
 
 export interface RunTaskOptions {
