@@ -38,9 +38,9 @@ ${table(report.rows)}
 Full agent: ${agent!.llm_calls} model calls, ${agent!.tokens.input + agent!.tokens.output} tokens.   ${replays.length} replays: ${replayCalls} model calls, ${replayTokens} tokens.
 
 Everything is stored under ${report.home}. Next:
-  FORGE_HOME=${report.home} forge skill show ${report.skill}
-  FORGE_HOME=${report.home} forge skill test ${report.skill}      (offline, against the recording)
-  forge run "<your task>"            (with a model configured: see forge run --help)
+  FORGE_HOME=${report.home} npx forge skill show ${report.skill}
+  FORGE_HOME=${report.home} npx forge skill test ${report.skill}      (offline, against the recording)
+  npx forge run "<your task>"        (with a model configured: see npx forge run --help)
 `;
 }
 
