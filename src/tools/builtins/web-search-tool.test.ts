@@ -1,52 +1,23 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigurationError, ForgeError, NetworkBlockedError, ToolExecutionError, type GuardedFetch, type UtilityModel } from '../../core/index.js';
-import { startFixtureWeb, type FixtureWeb } from '../../../test/fixtures/fixture-web.js';
-import { FIXTURE_BRAVE_API_KEY, FIXTURE_TAVILY_API_KEY, startSearchServer, type SearchServer } from '../../../test/fixtures/search-server.js';
-import { callTool, createScriptedUtilityModel, createToolContext } from '../../../test/fixtures/tool-context.js';
-import { createGuardedFetch, parseAllowHosts, parseResolveEntries } from '../security/index.js';
+import { describe, expect, it } from 'vitest';
+import { ConfigurationError, NetworkBlockedError, ToolExecutionError, type GuardedFetch, type UtilityModel } from '../../core/index.js';
+import { FIXTURE_BRAVE_API_KEY, FIXTURE_TAVILY_API_KEY } from '../../../test/fixtures/search-server.js';
+import { callTool, createScriptedUtilityModel, createToolContext, rejection } from '../../../test/fixtures/tool-context.js';
+import { createGuardedFetch } from '../security/index.js';
+import { useGuardedWeb } from '../../../test/fixtures/guarded-web.js';
 import { readUrlTool, type ReadUrlOutput } from './read-url-tool.js';
 import type { SearchConfig } from './search-config.js';
 import { createWebSearchTool, type WebSearchOutput } from './web-search-tool.js';
 
-let web: FixtureWeb;
-let search: SearchServer;
-let fetch: GuardedFetch;
-
-beforeAll(async () => {
-  web = await startFixtureWeb();
-  search = await startSearchServer(web.searchResults);
-  fetch = createGuardedFetch({
-    resolve: parseResolveEntries(web.resolveEntries),
-    allowHosts: parseAllowHosts(`${web.allowHosts},${search.allowHosts}`),
-  });
-});
-
-afterAll(async () => {
-  await Promise.all([web.close(), search.close()]);
-});
-
-beforeEach(() => {
-  search.requests.length = 0;
-  web.requests.length = 0;
-});
+const net = useGuardedWeb();
 
 async function webSearch(config: SearchConfig, input: Record<string, unknown>, options: { utilityModel?: UtilityModel; fetch?: GuardedFetch } = {}): Promise<WebSearchOutput> {
-  const context = createToolContext({ fetch: options.fetch ?? fetch, ...(options.utilityModel === undefined ? {} : { utilityModel: options.utilityModel }) });
+  const context = createToolContext({ fetch: options.fetch ?? net.fetch, ...(options.utilityModel === undefined ? {} : { utilityModel: options.utilityModel }) });
   return (await callTool(createWebSearchTool(config), input, context)) as WebSearchOutput;
 }
 
-async function rejection(promise: Promise<unknown>): Promise<ForgeError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!ForgeError.isInstance(error)) throw new Error(`expected a ForgeError, got ${String(error)}`);
-  return error;
-}
-
-const searxng = (): SearchConfig => ({ provider: 'searxng', searxngUrl: search.baseUrl });
-const tavily = (apiKey = FIXTURE_TAVILY_API_KEY): SearchConfig => ({ provider: 'tavily', tavilyApiKey: apiKey, tavilyBaseUrl: search.baseUrl });
-const brave = (apiKey = FIXTURE_BRAVE_API_KEY): SearchConfig => ({ provider: 'brave', braveApiKey: apiKey, braveBaseUrl: search.baseUrl });
+const searxng = (): SearchConfig => ({ provider: 'searxng', searxngUrl: net.search.baseUrl });
+const tavily = (apiKey = FIXTURE_TAVILY_API_KEY): SearchConfig => ({ provider: 'tavily', tavilyApiKey: apiKey, tavilyBaseUrl: net.search.baseUrl });
+const brave = (apiKey = FIXTURE_BRAVE_API_KEY): SearchConfig => ({ provider: 'brave', braveApiKey: apiKey, braveBaseUrl: net.search.baseUrl });
 
 describe('web_search providers', () => {
   it('SearXNG: asks GET /search?q=…&format=json and returns ranked results', async () => {
@@ -54,18 +25,18 @@ describe('web_search providers', () => {
     expect(output.provider).toBe('searxng');
     expect(output.query).toBe('how does forge cache tool results');
     expect(output.results).toEqual(
-      web.searchResults('').slice(0, 3).map((result, index) => ({ rank: index + 1, url: result.url, title: result.title, snippet: result.snippet })),
+      net.web.searchResults('').slice(0, 3).map((result, index) => ({ rank: index + 1, url: result.url, title: result.title, snippet: result.snippet })),
     );
-    expect(search.requests).toHaveLength(1);
-    expect(search.requests[0]).toMatchObject({ provider: 'searxng', method: 'GET', path: '/search', query: 'how does forge cache tool results' });
+    expect(net.search.requests).toHaveLength(1);
+    expect(net.search.requests[0]).toMatchObject({ provider: 'searxng', method: 'GET', path: '/search', query: 'how does forge cache tool results' });
   });
 
   it('Tavily: POSTs the key, query and max_results, and keeps the key out of the output', async () => {
     const output = await webSearch(tavily(), { query: 'forge caching guide', max_results: 4 });
     expect(output.provider).toBe('tavily');
     expect(output.results.map((result) => result.rank)).toEqual([1, 2, 3, 4]);
-    expect(output.results[1]?.url).toBe(web.pages.article);
-    const [request] = search.requests;
+    expect(output.results[1]?.url).toBe(net.web.pages.article);
+    const [request] = net.search.requests;
     expect(request).toMatchObject({ provider: 'tavily', method: 'POST', path: '/search', query: 'forge caching guide' });
     expect(request?.body).toMatchObject({ api_key: FIXTURE_TAVILY_API_KEY, query: 'forge caching guide', max_results: 4 });
     expect(request?.headers.authorization).toBe(`Bearer ${FIXTURE_TAVILY_API_KEY}`);
@@ -76,8 +47,8 @@ describe('web_search providers', () => {
     const output = await webSearch(brave(), { query: 'caching tool results', max_results: 2 });
     expect(output.provider).toBe('brave');
     expect(output.results).toHaveLength(2);
-    expect(output.results[1]?.snippet).toBe(web.searchResults('')[1]?.snippet);
-    const [request] = search.requests;
+    expect(output.results[1]?.snippet).toBe(net.web.searchResults('')[1]?.snippet);
+    const [request] = net.search.requests;
     expect(request).toMatchObject({ provider: 'brave', method: 'GET', path: '/res/v1/web/search', query: 'caching tool results' });
     expect(request?.headers['x-subscription-token']).toBe(FIXTURE_BRAVE_API_KEY);
     expect(JSON.stringify(output)).not.toContain(FIXTURE_BRAVE_API_KEY);
@@ -100,17 +71,17 @@ describe('web_search providers', () => {
 
   it('results are readable with read_url through the same guard', async () => {
     const output = await webSearch(searxng(), { query: 'forge caching' });
-    const article = output.results.find((result) => result.url === web.pages.article);
+    const article = output.results.find((result) => result.url === net.web.pages.article);
     expect(article).toBeDefined();
-    const page = (await callTool(readUrlTool, { url: article?.url }, createToolContext({ fetch }))) as ReadUrlOutput;
-    expect(page.url).toBe(web.pages.article);
+    const page = (await callTool(readUrlTool, { url: article?.url }, createToolContext({ fetch: net.fetch }))) as ReadUrlOutput;
+    expect(page.url).toBe(net.web.pages.article);
   });
 
   it('cannot reach a search backend outside the allow list', async () => {
     const error = await rejection(webSearch(searxng(), { query: 'anything' }, { fetch: createGuardedFetch() }));
     expect(error).toBeInstanceOf(NetworkBlockedError);
     expect(error.message).toContain('127.0.0.1 is a loopback address');
-    expect(search.requests).toEqual([]);
+    expect(net.search.requests).toEqual([]);
   });
 });
 
@@ -122,7 +93,7 @@ describe('web_search configuration errors', () => {
     expect((error as ConfigurationError).variable).toBe('FORGE_SEARCH');
     for (const variable of ['FORGE_SEARCH=searxng', 'FORGE_SEARXNG_URL', 'TAVILY_API_KEY', 'BRAVE_API_KEY']) expect(error.hint).toContain(variable);
     expect(model.requests).toHaveLength(0);
-    expect(search.requests).toHaveLength(0);
+    expect(net.search.requests).toHaveLength(0);
   });
 
   it.each([
@@ -144,7 +115,7 @@ describe('web_search query translation', () => {
     expect(model.requests).toHaveLength(1);
     expect(model.requests[0]).toMatchObject({ prompt: 'beste Restaurants in München', purpose: 'query-translation' });
     expect(model.requests[0]?.maxOutputTokens).toBeLessThanOrEqual(100);
-    expect(search.requests.map((request) => request.query)).toEqual(['best restaurants in Munich']);
+    expect(net.search.requests.map((request) => request.query)).toEqual(['best restaurants in Munich']);
   });
 
   it('does not call the model for an English query', async () => {
@@ -158,7 +129,7 @@ describe('web_search query translation', () => {
     const output = await webSearch(searxng(), { query: 'лучшие рестораны Мюнхена' });
     expect(output).toMatchObject({ query: 'лучшие рестораны Мюнхена', translated_query: null, translation: 'unavailable' });
     expect(output.note).toContain('no utility model');
-    expect(search.requests.map((request) => request.query)).toEqual(['лучшие рестораны Мюнхена']);
+    expect(net.search.requests.map((request) => request.query)).toEqual(['лучшие рестораны Мюнхена']);
   });
 
   it('when the model fails, searches the original query and says so', async () => {
@@ -174,6 +145,6 @@ describe('web_search query translation', () => {
     expect(output).toMatchObject({ translation: 'failed', translated_query: null });
     expect(output.note).toContain('model unreachable');
     expect(calls).toBe(1);
-    expect(search.requests.map((request) => request.query)).toEqual(['meilleurs restaurants à Munich']);
+    expect(net.search.requests.map((request) => request.query)).toEqual(['meilleurs restaurants à Munich']);
   });
 });
