@@ -1,7 +1,18 @@
-import { ConfigurationError, ForgeError, ModelNotConfiguredError, describeError } from '../core/index.js';
+import { ConfigurationError, ForgeError, ModelNotConfiguredError, describeError, type ErrorInfo, type RunStatus } from '../core/index.js';
 
 /** Exit codes of the `forge` command. */
 export const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
+
+/** An error as the terminal shows it: `forge: <message>` and, when there is one, an indented hint. */
+export function errorLines(info: ErrorInfo): string {
+  return `forge: ${info.message}\n${info.hint === undefined ? '' : `  hint: ${info.hint}\n`}`;
+}
+
+/** The exit code for how a run ended. */
+export function exitCodeForRun(status: RunStatus): number {
+  if (status === 'completed') return EXIT.ok;
+  return status === 'cancelled' ? EXIT.cancelled : EXIT.failed;
+}
 
 /**
  * Reports an error the way a user can act on it: the message and the hint, no stack trace (set
@@ -14,7 +25,7 @@ export function reportError(error: unknown, json: boolean): number {
   } else if (error instanceof ModelNotConfiguredError) {
     process.stderr.write(`forge: ${info.message}\n\n${info.hint ?? ''}\n`);
   } else {
-    process.stderr.write(`forge: ${info.message}\n${info.hint === undefined ? '' : `  hint: ${info.hint}\n`}`);
+    process.stderr.write(errorLines(info));
   }
   if (process.env['FORGE_DEBUG'] === '1' && error instanceof Error && error.stack !== undefined) process.stderr.write(`${error.stack}\n`);
   return ForgeError.isInstance(error) && (error instanceof ConfigurationError || error instanceof ModelNotConfiguredError) ? EXIT.usage : EXIT.failed;

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { ConfigurationError } from '../../core/index.js';
 import type { ForgeRuntime } from '../../runtime/index.js';
-import { EXIT, parsePositiveInteger, reportError } from '../command-errors.js';
+import { EXIT, errorLines, exitCodeForRun, parsePositiveInteger, reportError } from '../command-errors.js';
 
 interface RunCommandOptions {
   model?: string;
@@ -88,11 +88,10 @@ async function runCommand(task: string, options: RunCommandOptions): Promise<num
     } else {
       if (result.answer !== null) process.stdout.write(`${result.answer}\n`);
       for (const warning of 'warnings' in result ? (result.warnings ?? []) : []) process.stderr.write(`forge: WARNING: ${warning}\n`);
-      if (result.error !== null) process.stderr.write(`forge: ${result.error.message}${result.error.hint === undefined ? '' : `\n  hint: ${result.error.hint}`}\n`);
+      if (result.error !== null) process.stderr.write(errorLines(result.error));
       process.stderr.write(`run ${result.run_id} · ${'conversation_id' in result ? `conversation ${result.conversation_id}` : `replayed skill ${result.skill} (${result.mode}, ${result.llm_calls} model calls)`} · log ${result.log_file}\n`);
     }
-    if (result.status === 'completed') return EXIT.ok;
-    return result.status === 'cancelled' ? EXIT.cancelled : EXIT.failed;
+    return exitCodeForRun(result.status);
   } catch (error) {
     return reportError(error, json);
   } finally {

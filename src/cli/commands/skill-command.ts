@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { ConfigurationError } from '../../core/index.js';
 import type { ArgumentBinding, ReplayModeOption, SkillDocument } from '../../skills/index.js';
-import { EXIT } from '../command-errors.js';
+import { EXIT, errorLines, exitCodeForRun } from '../command-errors.js';
 import { withRuntime } from '../with-runtime.js';
 
 function print(json: boolean, value: unknown, text: () => string): void {
@@ -160,10 +160,10 @@ Lifecycle:
           for (const step of result.steps) {
             for (const resolution of step.resolutions) process.stderr.write(`  step ${step.index} ${step.tool}: ${resolution.name} ← ${resolution.strategy} ${JSON.stringify(resolution.value)}\n`);
           }
-          if (result.error !== null) process.stderr.write(`forge: ${result.error.message}${result.error.hint === undefined ? '' : `\n  hint: ${result.error.hint}`}\n`);
+          if (result.error !== null) process.stderr.write(errorLines(result.error));
           process.stderr.write(`${result.mode} replay · ${result.llm_calls} model calls · ${result.tokens.input} in / ${result.tokens.output} out tokens · log ${result.log_file}\n`);
         }
-        return result.status === 'completed' ? EXIT.ok : EXIT.failed;
+        return exitCodeForRun(result.status);
       });
     });
 
