@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GuardedFetch } from '../src/core/index.js';
-import { runInSandbox } from '../src/synthesis/sandbox/index.js';
+import { runInSandbox, workerPoolStatistics } from '../src/synthesis/sandbox/index.js';
 import { createGuardedFetch, parseAllowHosts, parseResolveEntries } from '../src/tools/security/index.js';
 import { FIXTURE_TEXT, startFixtureWeb, type FixtureWeb } from './fixtures/fixture-web.js';
 
@@ -82,5 +82,41 @@ describe('sandbox attacks through the real guard, jail and worker (a planted sec
     const result = await runInSandbox({ source: probe, input: {}, capabilities: [] });
     expect(JSON.stringify(result)).not.toContain(SECRET);
     expect(result.ok && result.value).toEqual(expect.arrayContaining(['undefined']));
+  });
+
+  it('leaves nothing of one run for the next run in the same worker', async () => {
+    const planter = `let kept;
+export default async function run(input) {
+  kept = input.confidential;
+  globalThis.leaked = input.confidential;
+  Object.prototype.polluted = input.confidential;
+  Array.prototype.push = function () { return input.confidential; };
+  JSON.stringify = () => input.confidential;
+  const hoard = [];
+  for (let index = 0; index < 1000; index += 1) hoard.push(input.confidential + index);
+  globalThis.hoard = hoard;
+  return 'planted';
+}`;
+    const prober = `let kept;
+export default async function run() {
+  const found = [];
+  found.push(typeof globalThis.leaked, typeof globalThis.hoard, typeof ({}).polluted, typeof kept);
+  const list = [];
+  list.push('pushed');
+  found.push(list.length === 1 ? 'push intact' : 'push replaced');
+  found.push(JSON.stringify({ a: 1 }));
+  return found;
+}`;
+    const warmup = await runInSandbox({ source: prober, input: null, capabilities: [] });
+    expect(warmup.ok).toBe(true);
+    const before = workerPoolStatistics();
+    const planted = await runInSandbox({ source: planter, input: { confidential: SECRET }, capabilities: [] });
+    const probed = await runInSandbox({ source: prober, input: null, capabilities: [] });
+    const after = workerPoolStatistics();
+    // The same pooled worker served both runs: no worker was started or ended in between.
+    expect({ started: after.started - before.started, discarded: after.discarded - before.discarded, runs: after.runs - before.runs }).toEqual({ started: 0, discarded: 0, runs: 2 });
+    expect(planted).toMatchObject({ ok: true, value: 'planted' });
+    expect(probed).toMatchObject({ ok: true, value: ['undefined', 'undefined', 'undefined', 'undefined', 'push intact', '{"a":1}'] });
+    expect(JSON.stringify(probed)).not.toContain(SECRET);
   });
 });

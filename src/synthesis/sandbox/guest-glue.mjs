@@ -13,7 +13,8 @@ export const intrinsicsSource = `(() => {
   const keys = Object.keys;
   const cap = (text, length) => (text.length > length ? text.slice(0, length) + '…' : text);
   // Freed before an error is described, so a guest that exhausted its memory still gets a real message.
-  let reserve = new ArrayBuffer(256 * 1024);
+  // Kept small: zeroing it is a cost every context pays, and describing an error needs only a few KiB.
+  let reserve = new ArrayBuffer(64 * 1024);
   return {
     parse: (text) => parse(text),
     stringify: (value) => stringify(value),

@@ -2,25 +2,29 @@
 /** @typedef {import('./worker-protocol.js').HostToWorkerMessage} HostToWorkerMessage */
 /** @typedef {import('./worker-protocol.js').WorkerToHostMessage} WorkerToHostMessage */
 
+// Call ids are unique across every run of this worker, so a late reply can never be taken for another run's.
+let nextId = 1;
+
 /**
- * Capability calls travel to the host by message. Replies are applied as they arrive, between guest
- * slices, and wake whoever waits for activity.
+ * One run's capability calls, which travel to the host by message. Replies, handed in through `deliver`,
+ * are applied as they arrive, between guest slices, and wake whoever waits for activity.
  * @param {import('node:worker_threads').MessagePort} channel
  */
 export function createHostLink(channel) {
-  let nextId = 1;
   /** @type {Map<number, (reply: HostToWorkerMessage) => void>} */
   const waiting = new Map();
   /** @type {(() => void) | undefined} */
   let wake;
-  channel.on('message', (/** @type {HostToWorkerMessage} */ reply) => {
-    const apply = waiting.get(reply.id);
-    waiting.delete(reply.id);
-    apply?.(reply);
-    wake?.();
-    wake = undefined;
-  });
   return {
+    /** @param {HostToWorkerMessage} reply */
+    deliver(reply) {
+      const apply = waiting.get(reply.id);
+      if (apply === undefined) return;
+      waiting.delete(reply.id);
+      apply(reply);
+      wake?.();
+      wake = undefined;
+    },
     get inFlight() {
       return waiting.size;
     },

@@ -18,7 +18,7 @@ export interface SandboxRunOptions {
 }
 
 /**
- * Runs a tool module once in a fresh QuickJS runtime inside its own worker thread and returns what it
+ * Runs a tool module once in a fresh QuickJS instance inside a pooled worker thread and returns what it
  * returned, as JSON data, with its logs and the capabilities it used. The guest sees only the standard
  * JavaScript built-ins and `forge`: no process, environment, host objects, imports or timers.
  * Throws `SandboxSetupError` when the run cannot start (bad limits, unknown capability, a granted

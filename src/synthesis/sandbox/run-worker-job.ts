@@ -11,8 +11,8 @@ import type { SandboxLimits } from './sandbox-limits.js';
 import type { SandboxErrorData, SandboxResult } from './sandbox-result.js';
 import { SandboxSetupError } from './sandbox-setup-error.js';
 // The worker's own JavaScript heap (WORKER_HEAP_MB): the guest heap lives in WebAssembly memory and is bounded separately.
-import { WORKER_HEAP_MB, takeSandboxWorker } from './spare-worker.js';
-import type { HostToWorkerMessage, WorkerJob, WorkerOutcome, WorkerStartData, WorkerStartMessage, WorkerToHostMessage } from './worker-protocol.js';
+import { WORKER_HEAP_MB, leaseSandboxWorker } from './worker-pool.js';
+import type { HostToWorkerMessage, WorkerData, WorkerFailureKind, WorkerJob, WorkerOutcome, WorkerStartData, WorkerStartMessage, WorkerToHostMessage } from './worker-protocol.js';
 
 export interface WorkerJobOptions {
   readonly job: WorkerJob;
@@ -34,9 +34,10 @@ const quickJsOverheadBytes = 6 * 1024 * 1024;
 const minimumWasmMemoryBytes = 16 * 1024 * 1024;
 
 /**
- * Runs one job in a new worker thread and turns whatever happens into a `SandboxResult`. The host side
- * of every capability lives here: the worker asks, this serves only granted capabilities and records
- * which were used. The wall deadline is enforced here by terminating the worker.
+ * Runs one job in a pooled worker thread (a fresh QuickJS instance inside it) and turns whatever happens
+ * into a `SandboxResult`. The host side of every capability lives here: the worker asks, this serves only
+ * granted capabilities and records which were used. The wall deadline is enforced here by terminating
+ * the worker; so is any ending that leaves the worker in doubt, and such a worker never serves again.
  * Throws `SandboxSetupError` only when the run cannot start; guest behaviour never throws.
  */
 export async function runWorkerJob(options: WorkerJobOptions): Promise<SandboxResult> {
@@ -56,7 +57,6 @@ export async function runWorkerJob(options: WorkerJobOptions): Promise<SandboxRe
   }
 
   const startData: WorkerStartData = {
-    wasmModule,
     job,
     grants: granted.map((name) => ({ name, guestAdapter: capabilityRegistry[name].guestAdapter })),
     knownCapabilities: capabilityNames,
@@ -71,18 +71,28 @@ export async function runWorkerJob(options: WorkerJobOptions): Promise<SandboxRe
   const startedAt = performance.now();
   const used = new Set<CapabilityName>();
   const inFlight = new Map<number, CapabilityName>();
-  const worker = takeSandboxWorker(workerScript);
+  const lease = leaseSandboxWorker(workerScript, { wasmModule } satisfies WorkerData);
+  const { worker } = lease;
   worker.postMessage({ type: 'start', start: startData } satisfies WorkerStartMessage);
 
   return new Promise<SandboxResult>((resolve) => {
     let finished = false;
-    const finish = (ending: { ok: true; value: JsonValue } | { ok: false; error: SandboxErrorData; timedOut?: true; memoryExceeded?: true }) => {
+    const finish = (ending: WorkerJobEnding) => {
       if (finished) return;
       finished = true;
       clearTimeout(deadline);
       lifetime.abort();
-      const record = { logs: logs.lines(), capabilitiesUsed: sortCapabilityNames(used), durationMs: performance.now() - startedAt };
-      void worker.terminate().finally(() => resolve({ ...record, ...ending }));
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+      const { workerReusable, ...rest } = ending;
+      const result = { logs: logs.lines(), capabilitiesUsed: sortCapabilityNames(used), durationMs: performance.now() - startedAt, ...rest };
+      if (workerReusable === true) {
+        lease.release();
+        resolve(result);
+      } else {
+        void lease.discard().finally(() => resolve(result));
+      }
     };
 
     const deadline = setTimeout(() => {
@@ -121,11 +131,11 @@ export async function runWorkerJob(options: WorkerJobOptions): Promise<SandboxRe
       }
     };
 
-    worker.on('message', (message: WorkerToHostMessage) => {
+    const onMessage = (message: WorkerToHostMessage) => {
       if (message.type === 'capability-call') void serve(message);
       else finish(endingFromOutcome(message.outcome));
-    });
-    worker.on('error', (error: Error & { code?: string }) => {
+    };
+    const onError = (error: Error & { code?: string }) => {
       if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') {
         finish({
           ok: false,
@@ -135,10 +145,13 @@ export async function runWorkerJob(options: WorkerJobOptions): Promise<SandboxRe
         return;
       }
       finish({ ok: false, error: { name: 'SandboxCrashError', message: `The sandbox worker failed: ${error.message}` } });
-    });
-    worker.on('exit', (code) => {
+    };
+    const onExit = (code: number) => {
       finish({ ok: false, error: { name: 'SandboxCrashError', message: `The sandbox worker exited (code ${code}) before reporting a result.` } });
-    });
+    };
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+    worker.on('exit', onExit);
   });
 }
 
@@ -173,9 +186,20 @@ function errorForGuest(error: unknown, member: string): SandboxErrorData {
   return { name: 'Error', message: `${member} failed unexpectedly.` };
 }
 
-function endingFromOutcome(outcome: WorkerOutcome): { ok: true; value: JsonValue } | { ok: false; error: SandboxErrorData; timedOut?: true; memoryExceeded?: true } {
-  if (outcome.ok) return { ok: true, value: JSON.parse(outcome.valueJson) as JsonValue };
+/**
+ * How a job ended, and whether its worker may serve another run: only when the worker itself reported an
+ * ordinary ending (a value, or a guest that threw, was not a usable module or returned non-JSON). After a
+ * CPU or memory limit, a stuck guest or an internal failure the worker is ended rather than trusted.
+ */
+type WorkerJobEnding =
+  | { ok: true; value: JsonValue; workerReusable?: true }
+  | { ok: false; error: SandboxErrorData; timedOut?: true; memoryExceeded?: true; workerReusable?: true };
+
+const reusableFailures: ReadonlySet<WorkerFailureKind> = new Set<WorkerFailureKind>(['guest-error', 'module', 'output']);
+
+function endingFromOutcome(outcome: WorkerOutcome): WorkerJobEnding {
+  if (outcome.ok) return { ok: true, value: JSON.parse(outcome.valueJson) as JsonValue, workerReusable: true };
   if (outcome.failure === 'cpu') return { ok: false, error: outcome.error, timedOut: true };
   if (outcome.failure === 'memory') return { ok: false, error: outcome.error, memoryExceeded: true };
-  return { ok: false, error: outcome.error };
+  return { ok: false, error: outcome.error, ...(reusableFailures.has(outcome.failure) ? { workerReusable: true as const } : {}) };
 }

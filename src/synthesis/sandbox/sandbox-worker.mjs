@@ -1,13 +1,14 @@
 // @ts-check
 /**
- * The sandbox worker: runs one job in a fresh QuickJS runtime and reports one outcome. It never holds a
+ * The sandbox worker: runs jobs one at a time, each in a fresh QuickJS instance, and reports one outcome
+ * per job. It never holds a
  * real capability: each `forge.*` call becomes a message to the host, which owns fetch, files and logs,
  * and the reply comes back as JSON text. The guest therefore sees only QuickJS values built from JSON.
  *
  * Plain JavaScript on purpose: Node 20 cannot start a worker from a TypeScript file, and this file has
  * to run unchanged from `src/` (tests) and `dist/` (the build emits it with `allowJs`).
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC } from 'quickjs-emscripten';
 import { assertionKinds, assertSource } from './guest-assert.mjs';
 import { createGuestClock } from './guest-clock.mjs';
@@ -17,6 +18,7 @@ import { createHostLink } from './host-link.mjs';
 import { JobFailure } from './job-failure.mjs';
 
 /** @typedef {import('quickjs-emscripten').QuickJSRuntime} QuickJSRuntime */
+/** @typedef {import('quickjs-emscripten').QuickJSWASMModule} QuickJSWASMModule */
 /** @typedef {import('quickjs-emscripten').QuickJSHandle} QuickJSHandle */
 /** @typedef {import('quickjs-emscripten').QuickJSDeferredPromise} QuickJSDeferredPromise */
 /** @typedef {import('./guest-realm.mjs').Realm} Realm */
@@ -32,31 +34,80 @@ const maximumCapabilityCalls = 10_000;
 
 const port = parentPort;
 if (port === null) throw new Error('sandbox-worker.mjs must run as a worker thread');
-// The host may start this worker before it has a job (a warm spare), so the job arrives as the first message.
-const start = /** @type {WorkerStartData} */ (
-  await new Promise((resolve) => port.once('message', (/** @type {import('./worker-protocol.js').WorkerStartMessage} */ message) => resolve(message.start)))
-);
+/** The QuickJS WebAssembly module, compiled once by the host; every run instantiates it afresh. */
+const wasmModule = /** @type {import('./worker-protocol.js').WorkerData} */ (workerData).wasmModule;
 
-const outcome = await runJob().catch(describeInternalFailure);
-port.postMessage(/** @type {WorkerToHostMessage} */ ({ type: 'finished', outcome }));
+/**
+ * The link of the run in progress. Capability replies are routed to it; a reply that arrives between
+ * runs (the host answered just before it learned the run had ended) belongs to no run and is dropped.
+ * @type {ReturnType<typeof createHostLink> | undefined}
+ */
+let currentLink;
+/** @type {((start: WorkerStartData) => void) | undefined} */
+let startWaiter;
+/** @type {WorkerStartData[]} */
+const startQueue = [];
+port.on('message', (/** @type {import('./worker-protocol.js').WorkerStartMessage | import('./worker-protocol.js').HostToWorkerMessage} */ message) => {
+  if (message.type === 'start') {
+    if (startWaiter === undefined) startQueue.push(message.start);
+    else startWaiter(message.start);
+    startWaiter = undefined;
+  } else {
+    currentLink?.deliver(message);
+  }
+});
 
-/** @returns {Promise<WorkerOutcome>} */
-async function runJob() {
-  // A fixed-size linear memory is the real memory cap: this QuickJS build cannot measure its allocations
-  // (emscripten reports no usable size), so its own limit stops single large allocations but not many
-  // small ones. Memory that cannot grow makes malloc fail, which QuickJS raises as "out of memory".
-  const pages = Math.ceil(start.limits.wasmMemoryBytes / 65536);
+// The worker waits for its runs (it may be started before the first exists, as a warm spare) and serves
+// them one at a time, each in a fresh QuickJS instance, until the host ends it. While it waits, it
+// prepares the next instance, sized like the last run's, so a run seldom waits for instantiation.
+/** @type {{ wasmMemoryBytes: number, quickjs: Promise<QuickJSWASMModule> } | undefined} */
+let prepared;
+for (;;) {
+  const start = startQueue.shift() ?? (await /** @type {Promise<WorkerStartData>} */ (new Promise((resolve) => (startWaiter = resolve))));
+  const { wasmMemoryBytes } = start.limits;
+  const quickjs = prepared?.wasmMemoryBytes === wasmMemoryBytes ? prepared.quickjs : newQuickJsInstance(wasmMemoryBytes);
+  currentLink = createHostLink(port);
+  const outcome = await runJob(start, quickjs, currentLink).catch(describeInternalFailure);
+  currentLink = undefined;
+  port.postMessage(/** @type {WorkerToHostMessage} */ ({ type: 'finished', outcome }));
+  const next = { wasmMemoryBytes, quickjs: newQuickJsInstance(wasmMemoryBytes) };
+  // An instantiation that fails is not kept: the next run instantiates again and reports any failure.
+  next.quickjs.catch(() => {
+    if (prepared === next) prepared = undefined;
+  });
+  prepared = next;
+}
+
+/**
+ * A QuickJS instance of its own: a new WebAssembly instance with new linear memory, so nothing a previous
+ * run left behind, not even freed memory, is there for the next one. The fixed-size linear memory is the
+ * real memory cap: this QuickJS build cannot measure its allocations (emscripten reports no usable size),
+ * so its own limit stops single large allocations but not many small ones. Memory that cannot grow makes
+ * malloc fail, which QuickJS raises as "out of memory".
+ * @param {number} wasmMemoryBytes @returns {Promise<QuickJSWASMModule>}
+ */
+function newQuickJsInstance(wasmMemoryBytes) {
+  const pages = Math.ceil(wasmMemoryBytes / 65536);
   const webAssembly = /** @type {{ Memory: new (descriptor: { initial: number, maximum: number }) => object }} */ (
     /** @type {Record<string, unknown>} */ (globalThis)['WebAssembly']
   );
   /** @typedef {import('quickjs-emscripten').CustomizeVariantOptions} VariantOptions */
-  const quickjs = await newQuickJSWASMModuleFromVariant(
+  return newQuickJSWASMModuleFromVariant(
     newVariant(RELEASE_SYNC, {
-      wasmModule: /** @type {VariantOptions['wasmModule']} */ (start.wasmModule),
+      wasmModule: /** @type {VariantOptions['wasmModule']} */ (wasmModule),
       wasmMemory: /** @type {VariantOptions['wasmMemory']} */ (new webAssembly.Memory({ initial: pages, maximum: pages })),
     }),
   );
-  const sandbox = createSandbox(quickjs.newRuntime());
+}
+
+/**
+ * One run in its own QuickJS instance, with a new runtime.
+ * @param {WorkerStartData} start @param {Promise<QuickJSWASMModule>} instance
+ * @param {ReturnType<typeof createHostLink>} host @returns {Promise<WorkerOutcome>}
+ */
+async function runJob(start, instance, host) {
+  const quickjs = await instance;
+  const sandbox = createSandbox(quickjs.newRuntime(), start, host);
   const { job } = start;
   try {
     if (job.kind === 'run-tool') return { ok: true, valueJson: await sandbox.runTool(job.source, job.inputJson) };
@@ -81,11 +132,13 @@ function describeInternalFailure(error) {
   };
 }
 
-/** @param {QuickJSRuntime} runtime */
-function createSandbox(runtime) {
+/**
+ * @param {QuickJSRuntime} runtime @param {WorkerStartData} start
+ * @param {ReturnType<typeof createHostLink>} host the link to the host for this run's capability calls
+ */
+function createSandbox(runtime, start, host) {
   const { limits } = start;
   const clock = createGuestClock(limits.cpuMs);
-  const host = createHostLink(/** @type {import('node:worker_threads').MessagePort} */ (port));
   /** A failure raised inside a host function the guest called; it ends the job at the next step. */
   /** @type {JobFailure | undefined} */
   let fatal;

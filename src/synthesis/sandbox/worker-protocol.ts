@@ -3,7 +3,7 @@
  * guest values cross only as JSON text, so no object of one side is ever reachable from the other.
  */
 
-/** One job per worker; each job gets a fresh QuickJS runtime. */
+/** What a worker runs; each job gets a fresh QuickJS instance (new WebAssembly memory, new runtime). */
 export type WorkerJob =
   /** Evaluate a tool module and call its default export with the input. The value is the tool's result. */
   | { readonly kind: 'run-tool'; readonly source: string; readonly inputJson: string }
@@ -29,9 +29,13 @@ export interface WorkerLimits {
   readonly maxJsonLength: number;
 }
 
-export interface WorkerStartData {
+/** What every worker is started with (`workerData`). */
+export interface WorkerData {
   /** The QuickJS WebAssembly module, compiled once by the host and shared by every worker. */
   readonly wasmModule: object;
+}
+
+export interface WorkerStartData {
   readonly job: WorkerJob;
   readonly grants: readonly WorkerGrant[];
   /** Every capability name, so touching an ungranted one gives a clear error rather than `undefined`. */
@@ -60,7 +64,7 @@ export type WorkerToHostMessage =
   | { readonly type: 'capability-call'; readonly id: number; readonly capability: string; readonly method: string; readonly argumentsJson: string }
   | { readonly type: 'finished'; readonly outcome: WorkerOutcome };
 
-/** The first message a worker gets: its one job. A worker waits for it, so it can start before the job exists. */
+/** Hands a worker its next job. A worker waits for it, so it can start before the job exists. */
 export interface WorkerStartMessage {
   readonly type: 'start';
   readonly start: WorkerStartData;

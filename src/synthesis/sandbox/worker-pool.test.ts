@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { runInSandbox } from './run-in-sandbox.js';
+import { closeIdleSandboxWorkers, workerPoolStatistics } from './worker-pool.js';
+
+const limits = { cpuMs: 300, wallMs: 5_000, memoryBytes: 8 * 1024 * 1024 };
+
+function run(source: string, input: unknown = null) {
+  return runInSandbox({ source, input: input as null, capabilities: [], limits });
+}
+
+/** Runs `action` and returns how the pool's counters moved meanwhile. */
+async function poolChange(action: () => Promise<unknown>) {
+  const before = workerPoolStatistics();
+  await action();
+  const after = workerPoolStatistics();
+  return { started: after.started - before.started, runs: after.runs - before.runs, discarded: after.discarded - before.discarded };
+}
+
+describe('the sandbox worker pool', () => {
+  it('serves runs one after another from the same started workers', async () => {
+    await run('export default async function run() { return 1; }');
+    const change = await poolChange(async () => {
+      for (let index = 0; index < 5; index += 1) expect(await run('export default async function run(n) { return n * 2; }', index)).toMatchObject({ ok: true, value: index * 2 });
+    });
+    expect(change).toEqual({ started: 0, runs: 5, discarded: 0 });
+  });
+
+  it('keeps a worker whose guest merely threw, and ends one whose guest hit a limit or the wall deadline', async () => {
+    await run('export default async function run() { return 1; }');
+    expect(await poolChange(() => run('export default async function run() { throw new TypeError("bad input"); }'))).toMatchObject({ discarded: 0 });
+    expect(await poolChange(() => run('export default async function run() { for (;;) {} }'))).toMatchObject({ runs: 1, discarded: 1 });
+    expect(await poolChange(() => run('export default async function run() { const all = []; for (;;) all.push("x".repeat(1000) + all.length); }'))).toMatchObject({
+      runs: 1,
+      discarded: 1,
+    });
+    const stuck = () => runInSandbox({ source: 'export default async function run() { for (;;) {} }', input: null, capabilities: [], limits: { ...limits, cpuMs: 60_000, wallMs: 300 } });
+    expect(await poolChange(stuck)).toMatchObject({ runs: 1, discarded: 1 });
+    // Whatever was ended, the next run still gets a working sandbox.
+    expect(await run('export default async function run() { return "still here"; }')).toMatchObject({ ok: true, value: 'still here' });
+  });
+
+  it('starts workers again after the idle ones were closed', async () => {
+    await run('export default async function run() { return 1; }');
+    await closeIdleSandboxWorkers();
+    expect(workerPoolStatistics().idle).toBe(0);
+    const change = await poolChange(async () => expect(await run('export default async function run() { return 2; }')).toMatchObject({ ok: true, value: 2 }));
+    expect(change.started).toBeGreaterThanOrEqual(1);
+  });
+
+  it('serves overlapping runs with as many workers as they need', async () => {
+    const results = await Promise.all(Array.from({ length: 4 }, (_, index) => run('export default async function run(n) { return n + 1; }', index)));
+    expect(results.map((result) => result.ok && result.value)).toEqual([1, 2, 3, 4]);
+  });
+});
