@@ -4,10 +4,49 @@ import { EXIT, parseJsonOption } from '../command-errors.js';
 import { withRuntime } from '../with-runtime.js';
 import { formatEventLine } from '../event-line/index.js';
 
+/**
+ * One tool as `tools show` prints it: what the registry knows (when it is registered) and what the
+ * toolbox knows (when it was synthesized or added), so failed and unfinished tools can be inspected too.
+ */
 function describeTool(runtime: ForgeRuntime, name: string) {
-  const tool = runtime.registry.resolve(name);
-  const specification = runtime.registry.specification(tool.name)!;
-  return { name: tool.name, description: tool.description, risk: tool.risk, side_effect: tool.sideEffect, input_schema: specification.inputSchema };
+  const listed = runtime.toolbox.get(name);
+  // Not in the toolbox: the registry resolves the name (misspellings included) or names what exists.
+  const registered = listed === undefined ? runtime.registry.resolve(name) : runtime.registry.get(name);
+  const entry = listed ?? (registered === undefined ? undefined : runtime.toolbox.get(registered.name));
+  const specification = registered === undefined ? undefined : runtime.registry.specification(registered.name);
+  return {
+    name: registered?.name ?? entry!.name,
+    description: registered?.description ?? entry!.description,
+    registered: registered !== undefined,
+    ...(registered === undefined ? {} : { risk: registered.risk, side_effect: registered.sideEffect }),
+    input_schema: specification?.inputSchema ?? entry!.input_schema,
+    ...(entry === undefined ? {} : { toolbox: entry }),
+  };
+}
+
+type DescribedTool = ReturnType<typeof describeTool>;
+
+function toolText(described: DescribedTool, withSource: boolean): string {
+  const lines = [
+    described.registered ? `${described.name}  (${described.side_effect}, ${described.risk} risk)` : `${described.name}  (not registered: ${described.toolbox!.status})`,
+    '',
+    described.description,
+  ];
+  const entry = described.toolbox;
+  if (entry !== undefined) {
+    lines.push(
+      '',
+      `toolbox: ${entry.status}, ${entry.origin}, ${entry.revisions} revisions, ${entry.uses} uses, capabilities ${entry.capabilities.join(', ') || 'none'}` +
+        ` (used in its test: ${entry.capabilities_used.join(', ') || 'none'}), cost ${entry.cost_usd === null ? 'unknown' : `$${entry.cost_usd.toFixed(4)}`}`,
+    );
+    if (entry.failures.length > 0) lines.push('last verification failed:', ...entry.failures.map((failure) => `  - ${failure}`));
+  }
+  lines.push('', 'input schema:', JSON.stringify(described.input_schema, null, 2));
+  if (entry !== undefined) {
+    if (withSource) lines.push('', '// tool module', entry.source, '', '// test module', entry.test);
+    else lines.push('', 'Add --source to print the tool module and its test.');
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 async function readSourceFile(readFile: (file: string, encoding: 'utf8') => Promise<string>, file: string, option: string): Promise<string> {
@@ -56,19 +95,14 @@ export function registerToolsCommand(program: Command): void {
 
   tools
     .command('show')
-    .description('Show one tool: description, risk, side effects and the JSON Schema of its input.')
+    .description('Show one tool: description, risk, side effects, the JSON Schema of its input, and for toolbox tools (failed ones too) their status, failures and source.')
     .argument('<name>', 'tool name')
-    .option('--json', 'print JSON')
-    .action(async (name: string, options: { json?: boolean }) => {
+    .option('--source', 'also print the tool module and its test (toolbox tools)')
+    .option('--json', 'print JSON (toolbox tools include their whole manifest entry, source and test)')
+    .action(async (name: string, options: { json?: boolean; source?: boolean }) => {
       await withRuntime(options.json === true, async (runtime) => {
         const described = describeTool(runtime, name);
-        if (options.json === true) {
-          process.stdout.write(`${JSON.stringify(described, null, 2)}\n`);
-        } else {
-          process.stdout.write(
-            `${described.name}  (${described.side_effect}, ${described.risk} risk)\n\n${described.description}\n\ninput schema:\n${JSON.stringify(described.input_schema, null, 2)}\n`,
-          );
-        }
+        process.stdout.write(options.json === true ? `${JSON.stringify(described, null, 2)}\n` : toolText(described, options.source === true));
         return EXIT.ok;
       });
     });

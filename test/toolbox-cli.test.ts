@@ -1,0 +1,116 @@
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGuardedFetch, parseAllowHosts, parseResolveEntries } from '../src/tools/security/index.js';
+import { startFixtureWeb, type FixtureWeb } from './fixtures/fixture-web.js';
+import { countLinksShapeOnlyTest, countLinksTest, countLinksTool, linkCount } from './fixtures/synthesis/count-links-modules.js';
+import { runCli, type CliResult } from './support/built-cli.js';
+
+/** `forge tools add | list | show | call | remove` through the built binary, as a user runs them. */
+describe('the toolbox from the command line', () => {
+  let web: FixtureWeb;
+  let home: string;
+  let env: Record<string, string>;
+  let pages: { url: string; links: number }[];
+  const file = (name: string) => path.join(home, 'work', name);
+
+  beforeAll(async () => {
+    web = await startFixtureWeb();
+    home = await mkdtemp(path.join(tmpdir(), 'forge-tools-cli-'));
+    env = { FORGE_HOME: home, FORGE_ALLOW_HOSTS: web.allowHosts, FORGE_RESOLVE: web.resolveEntries };
+    const fetch = createGuardedFetch({ allowHosts: parseAllowHosts(web.allowHosts), resolve: parseResolveEntries(web.resolveEntries) });
+    pages = await Promise.all([web.pages.article, web.pages.spam].map(async (url) => ({ url, links: linkCount((await fetch(url)).text()) })));
+    expect(pages[0]!.links).not.toBe(pages[1]!.links);
+    await mkdir(file(''), { recursive: true });
+    await writeFile(file('count-links.js'), countLinksTool);
+    await writeFile(file('count-links.test.js'), countLinksTest(pages));
+    await writeFile(file('shape-only.test.js'), countLinksShapeOnlyTest(pages[0]!.url));
+  });
+  afterAll(async () => {
+    await web?.close();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  function json(result: CliResult): Record<string, unknown> {
+    return JSON.parse(result.stdout) as Record<string, unknown>;
+  }
+
+  async function manifest(): Promise<{ version: number; tools: Array<Record<string, unknown>> }> {
+    return JSON.parse(await readFile(path.join(home, 'toolbox', 'manifest.json'), 'utf8'));
+  }
+
+  it('refuses a test that a stub passes, and a file that is not there, keeping nothing', async () => {
+    const lazy = await runCli(['tools', 'add', file('count-links.js'), '--test', file('shape-only.test.js')], env);
+    expect(lazy.code).toBe(1);
+    expect(lazy.stderr).toContain('Tool "count_links" did not pass verification');
+    expect(lazy.stderr).toMatch(/stub/);
+    expect(lazy.stderr).not.toMatch(/\n\s+at /);
+
+    const missing = await runCli(['tools', 'add', file('nope.js'), '--test', file('count-links.test.js')], env);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('nope.js');
+    expect(missing.stderr).toContain('ENOENT');
+
+    const list = await runCli(['tools', 'list', '--json'], env);
+    expect(json(list)['toolbox']).toEqual([]);
+  });
+
+  it('adds a tool through the gate, calls it in the sandbox, shows it, and removes it', async () => {
+    const added = await runCli(['tools', 'add', file('count-links.js'), '--test', file('count-links.test.js'), '--json'], env);
+    expect(added.code, added.stderr).toBe(0);
+    expect(json(added)).toEqual({ name: 'count_links', status: 'promoted', capabilities: ['fetch'], capabilities_used: ['fetch'] });
+
+    const called = await runCli(['tools', 'call', 'count_links', '--json', '--input', JSON.stringify({ url: pages[1]!.url })], env);
+    expect(called.code, called.stderr).toBe(0);
+    expect(JSON.stringify(json(called))).toContain(`\\"count\\":${pages[1]!.links}`);
+
+    const shown = json(await runCli(['tools', 'show', 'count_links', '--json'], env));
+    expect(shown).toMatchObject({ name: 'count_links', registered: true, toolbox: { status: 'promoted', origin: 'added', uses: 1, source: countLinksTool } });
+
+    const removed = await runCli(['tools', 'remove', 'count_links'], env);
+    expect(removed.code).toBe(0);
+    const gone = await runCli(['tools', 'show', 'count_links'], env);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toContain('count_links');
+    expect(gone.stderr).toContain('read_url');
+    expect((await manifest()).tools).toEqual([]);
+  });
+
+  it('shows a failed tool from the graveyard with its failures and source, and never calls it', async () => {
+    const current = await manifest();
+    current.tools.push({
+      name: 'extract_dates',
+      description: 'Finds the dates in a text.',
+      status: 'failed',
+      origin: 'synthesized',
+      source: 'export default async function run() { return []; }',
+      test: 'export default async function test(tool, assert) { assert.deepEqual(await tool({ text: "1 May 2026" }), ["2026-05-01"]); }',
+      revisions: 3,
+      uses: 0,
+      capabilities: [],
+      capabilities_used: [],
+      input_schema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+      failures: ['assert.deepEqual failed: [] vs ["2026-05-01"]'],
+      cost_usd: 0.0042,
+      created_at: '2026-12-01T00:00:00.000Z',
+      updated_at: '2026-12-01T00:00:00.000Z',
+    });
+    await writeFile(path.join(home, 'toolbox', 'manifest.json'), JSON.stringify(current, null, 2));
+
+    const shown = await runCli(['tools', 'show', 'extract_dates'], env);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain('extract_dates  (not registered: failed)');
+    expect(shown.stdout).toContain('failed, synthesized, 3 revisions');
+    expect(shown.stdout).toContain('assert.deepEqual failed');
+    expect(shown.stdout).not.toContain('return [];');
+
+    const withSource = await runCli(['tools', 'show', 'extract_dates', '--source'], env);
+    expect(withSource.stdout).toContain('// tool module\nexport default async function run() { return []; }');
+
+    const called = await runCli(['tools', 'call', 'extract_dates', '--input', '{"text": "1 May 2026"}'], env);
+    expect(called.code).toBe(1);
+    expect(called.stderr + called.stdout).toMatch(/extract_dates/);
+    expect((await manifest()).tools.find((tool) => tool.name === 'extract_dates')).toMatchObject({ status: 'failed', uses: 0 });
+  });
+});
