@@ -33,10 +33,16 @@ export function providerToolsFrom(specifications: readonly ToolSpecification[]):
   }));
 }
 
-// Each vendor names its switch differently; a provider ignores the options of the others.
+// Each vendor names its switch differently; a provider ignores the options of the others. The
+// OpenAI-compatible providers (keyed by the name each is created with, camel-cased) pass unknown options into the
+// request body as they are, so they get the wire field itself; servers that lack it ignore it, and the
+// loop refuses extra calls either way.
 const singleToolCallOptions = {
   openai: { parallelToolCalls: false },
   anthropic: { disableParallelToolUse: true },
+  openrouter: { parallel_tool_calls: false },
+  ollama: { parallel_tool_calls: false },
+  openaiCompatible: { parallel_tool_calls: false },
 };
 
 function parseArguments(text: string): unknown {
