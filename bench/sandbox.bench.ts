@@ -5,8 +5,9 @@
  * the instance a worker prepares while idle is seldom ready in time. Theirs: a `python3 -E -s -B`
  * subprocess in a temp folder holding only the tool and its test, with the environment stripped to PATH
  * (the seed's isolation, which is not a security boundary). Both run an equivalent word-count tool and
- * test. Best of 5 interleaved rounds of 20 each. A third row shows a cold start for context: the idle
- * workers are closed before each verification, so it pays for starting a worker thread.
+ * test. Best of 5 interleaved rounds of 20 each. Two more rows give context: a cold start (the idle
+ * workers are closed before each verification, so it pays for starting a worker thread), and the whole
+ * promotion gate (the test against the tool, then against all 8 stubs, each a fresh instance).
  * Target (issue 4): ours at most 1× the subprocess cost.
  *
  *   npm run bench:sandbox
@@ -19,6 +20,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { closeIdleSandboxWorkers } from '../src/synthesis/sandbox/index.js';
 import { runToolTest } from '../src/synthesis/tool-module/index.js';
+import { verifyTool } from '../src/synthesis/toolbox/index.js';
 
 const run = promisify(execFile);
 // The real interpreter, not a version-manager shim (a shell script that would inflate the baseline).
@@ -72,6 +74,11 @@ async function pythonVerification(): Promise<void> {
   }
 }
 
+async function forgeGate(): Promise<void> {
+  const verification = await verifyTool({ toolSource, testSource });
+  if (!verification.passed) throw new Error(`forge gate failed: ${verification.failures.join('; ')}`);
+}
+
 async function coldForgeVerification(): Promise<number> {
   await closeIdleSandboxWorkers();
   const started = performance.now();
@@ -87,11 +94,12 @@ async function timePerRun(action: () => Promise<void>): Promise<number> {
 
 await forgeVerification();
 await pythonVerification();
-const best = { forge: Infinity, python: Infinity, cold: Infinity };
+const best = { forge: Infinity, python: Infinity, cold: Infinity, gate: Infinity };
 for (let round = 0; round < rounds; round += 1) {
   best.python = Math.min(best.python, await timePerRun(pythonVerification));
   best.forge = Math.min(best.forge, await timePerRun(forgeVerification));
   best.cold = Math.min(best.cold, await coldForgeVerification());
+  best.gate = Math.min(best.gate, await timePerRun(forgeGate));
 }
 await closeIdleSandboxWorkers();
 
@@ -99,6 +107,7 @@ const rows = [
   ['python3 -E -s -B subprocess (seed design, baseline)', best.python],
   ['Forge: fresh QuickJS (WASM) instance per run in a pooled worker, module check + test', best.forge],
   ['Forge, cold: no idle worker, a worker thread is started first (context, not the target)', best.cold],
+  ['Forge, the whole promotion gate: test + the same test against 8 stubs (context)', best.gate],
 ] as const;
 process.stdout.write(`one verification (spawn + load + run test), best of ${rounds} rounds × ${perRound}\n\n`);
 process.stdout.write(`| contender | ms/verification | ratio |\n|---|---|---|\n`);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GuardedFetch } from '../src/core/index.js';
-import { runInSandbox, workerPoolStatistics } from '../src/synthesis/sandbox/index.js';
+import { runInSandbox, sandboxWorkerStatistics } from '../src/synthesis/sandbox/index.js';
 import { createGuardedFetch, parseAllowHosts, parseResolveEntries } from '../src/tools/security/index.js';
 import { FIXTURE_TEXT, startFixtureWeb, type FixtureWeb } from './fixtures/fixture-web.js';
 
@@ -109,10 +109,10 @@ export default async function run() {
 }`;
     const warmup = await runInSandbox({ source: prober, input: null, capabilities: [] });
     expect(warmup.ok).toBe(true);
-    const before = workerPoolStatistics();
+    const before = await sandboxWorkerStatistics();
     const planted = await runInSandbox({ source: planter, input: { confidential: SECRET }, capabilities: [] });
     const probed = await runInSandbox({ source: prober, input: null, capabilities: [] });
-    const after = workerPoolStatistics();
+    const after = await sandboxWorkerStatistics();
     // The same pooled worker served both runs: no worker was started or ended in between.
     expect({ started: after.started - before.started, discarded: after.discarded - before.discarded, runs: after.runs - before.runs }).toEqual({ started: 0, discarded: 0, runs: 2 });
     expect(planted).toMatchObject({ ok: true, value: 'planted' });

@@ -5,7 +5,7 @@ import type { LoopMessage } from '../../agent/index.js';
 import type { GuardedFetch, ModelCallRecord, TokenUsage } from '../../core/index.js';
 import type { RunEmitter } from '../../events/index.js';
 import { addCosts, type CostMeter, type ResolvedModel } from '../../llm/index.js';
-import type { SandboxLimits } from '../sandbox/index.js';
+import { warmSandbox, type SandboxLimits } from '../sandbox/index.js';
 import { describeVerificationFailure, verifyTool, type Toolbox, type ToolboxEntry, type ToolVerification } from '../toolbox/index.js';
 import { authorRequestMessage, authorSystemPrompt, testerRequestMessage, testerSystemPrompt } from './synthesis-prompts.js';
 import { inputJsonSchemaFromSignature } from './signature-schema.js';
@@ -92,6 +92,8 @@ function blankEntry(request: ToolRequest): ToolboxEntry {
  */
 export async function synthesizeTool(request: ToolRequest, environment: SynthesisEnvironment): Promise<SynthesisOutcome> {
   const { toolbox, emitter } = environment;
+  // The models take seconds to write; meanwhile the sandbox gets a worker ready for the verification.
+  warmSandbox();
   const records: ModelCallRecord[] = [];
   const scratch = path.join(toolbox.folder, 'scratch', request.name);
   const author: Party = { messages: [{ role: 'user', content: [{ type: 'text', text: authorRequestMessage(request) }] }], submission: undefined };

@@ -9,4 +9,5 @@ export { runTestInSandbox, type AssertionKind, type AssertionRecord, type TestRu
 export { defaultSandboxLimits, type SandboxLimits } from './sandbox-limits.js';
 export type { SandboxErrorData, SandboxResult, SandboxRunRecord } from './sandbox-result.js';
 export { SandboxSetupError } from './sandbox-setup-error.js';
-export { closeIdleSandboxWorkers, workerPoolStatistics, type WorkerPoolStatistics } from './worker-pool.js';
+export { closeIdleSandboxWorkers, sandboxWorkerStatistics, warmSandbox } from './sandbox-workers.js';
+export type { WorkerPoolStatistics } from './worker-pool.js';

@@ -1,18 +1,16 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { ForgeError } from '../../core/index.js';
 import { CapabilityInputError } from './capability-arguments.js';
 import { capabilityNames, capabilityRegistry, isCapabilityName, sortCapabilityNames } from './capabilities.js';
 import type { CapabilityName, HostCapabilities, HostMethod } from './capability-definition.js';
 import { createGuestLog } from './guest-log.js';
 import type { JsonValue } from './json-value.js';
-import { quickJsWasmModule } from './quickjs-wasm-module.js';
 import type { SandboxLimits } from './sandbox-limits.js';
 import type { SandboxErrorData, SandboxResult } from './sandbox-result.js';
 import { SandboxSetupError } from './sandbox-setup-error.js';
+import { sandboxWorkers, wasmMemoryBytesFor } from './sandbox-workers.js';
 // The worker's own JavaScript heap (WORKER_HEAP_MB): the guest heap lives in WebAssembly memory and is bounded separately.
-import { WORKER_HEAP_MB, leaseSandboxWorker } from './worker-pool.js';
-import type { HostToWorkerMessage, WorkerData, WorkerFailureKind, WorkerJob, WorkerOutcome, WorkerStartData, WorkerStartMessage, WorkerToHostMessage } from './worker-protocol.js';
+import { WORKER_HEAP_MB } from './worker-pool.js';
+import type { HostToWorkerMessage, WorkerFailureKind, WorkerJob, WorkerOutcome, WorkerStartData, WorkerStartMessage, WorkerToHostMessage } from './worker-protocol.js';
 
 export interface WorkerJobOptions {
   readonly job: WorkerJob;
@@ -22,16 +20,10 @@ export interface WorkerJobOptions {
   readonly limits: SandboxLimits;
 }
 
-const workerScript = new URL('./sandbox-worker.mjs', import.meta.url);
-
 // QuickJS's own stack limit (512 KiB) sits well inside the worker's V8 stack (WORKER_STACK_MB), so deep
 // guest recursion ends as a guest RangeError rather than a host stack overflow.
 const guestStackBytes = 512 * 1024;
 const maximumJsonLength = 1_000_000;
-// QuickJS's static data and C stack take about 5 MiB of its WebAssembly memory before the guest's heap,
-// and the module cannot start with less than 16 MiB.
-const quickJsOverheadBytes = 6 * 1024 * 1024;
-const minimumWasmMemoryBytes = 16 * 1024 * 1024;
 
 /**
  * Runs one job in a pooled worker thread (a fresh QuickJS instance inside it) and turns whatever happens
@@ -48,30 +40,24 @@ export async function runWorkerJob(options: WorkerJobOptions): Promise<SandboxRe
   const hostMethods = new Map(
     granted.map((name) => [name, capabilityRegistry[name].createHostMethods(hostCapabilities, { signal: lifetime.signal, appendLog: logs.append })]),
   );
-  const wasmModule = await quickJsWasmModule();
-  if (!existsSync(fileURLToPath(workerScript))) {
-    throw new SandboxSetupError(
-      `The sandbox worker script is missing: ${fileURLToPath(workerScript)}.`,
-      'The build must emit the .mjs files of src/synthesis/sandbox/ next to the compiled sandbox (allowJs in tsconfig.build.json).',
-    );
-  }
-
+  const workers = await sandboxWorkers();
   const startData: WorkerStartData = {
     job,
     grants: granted.map((name) => ({ name, guestAdapter: capabilityRegistry[name].guestAdapter })),
     knownCapabilities: capabilityNames,
     limits: {
       memoryBytes: limits.memoryBytes,
-      wasmMemoryBytes: Math.max(minimumWasmMemoryBytes, limits.memoryBytes + quickJsOverheadBytes),
+      wasmMemoryBytes: wasmMemoryBytesFor(limits.memoryBytes),
       cpuMs: limits.cpuMs,
       stackBytes: guestStackBytes,
       maxJsonLength: maximumJsonLength,
     },
   };
-  const startedAt = performance.now();
   const used = new Set<CapabilityName>();
   const inFlight = new Map<number, CapabilityName>();
-  const lease = leaseSandboxWorker(workerScript, { wasmModule } satisfies WorkerData);
+  // Waiting for a free worker is not the guest's time: the wall deadline starts once a worker is ours.
+  const lease = await workers.lease();
+  const startedAt = performance.now();
   const { worker } = lease;
   worker.postMessage({ type: 'start', start: startData } satisfies WorkerStartMessage);
 

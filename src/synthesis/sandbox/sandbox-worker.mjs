@@ -35,7 +35,7 @@ const maximumCapabilityCalls = 10_000;
 const port = parentPort;
 if (port === null) throw new Error('sandbox-worker.mjs must run as a worker thread');
 /** The QuickJS WebAssembly module, compiled once by the host; every run instantiates it afresh. */
-const wasmModule = /** @type {import('./worker-protocol.js').WorkerData} */ (workerData).wasmModule;
+const { wasmModule, preparedWasmMemoryBytes } = /** @type {import('./worker-protocol.js').WorkerData} */ (workerData);
 
 /**
  * The link of the run in progress. Capability replies are routed to it; a reply that arrives between
@@ -62,6 +62,7 @@ port.on('message', (/** @type {import('./worker-protocol.js').WorkerStartMessage
 // prepares the next instance, sized like the last run's, so a run seldom waits for instantiation.
 /** @type {{ wasmMemoryBytes: number, quickjs: Promise<QuickJSWASMModule> } | undefined} */
 let prepared;
+prepare(preparedWasmMemoryBytes);
 for (;;) {
   const start = startQueue.shift() ?? (await /** @type {Promise<WorkerStartData>} */ (new Promise((resolve) => (startWaiter = resolve))));
   const { wasmMemoryBytes } = start.limits;
@@ -70,8 +71,13 @@ for (;;) {
   const outcome = await runJob(start, quickjs, currentLink).catch(describeInternalFailure);
   currentLink = undefined;
   port.postMessage(/** @type {WorkerToHostMessage} */ ({ type: 'finished', outcome }));
+  prepare(wasmMemoryBytes);
+}
+
+/** Starts instantiating the next run's QuickJS. One that fails is dropped: the run instantiates again and reports it. */
+/** @param {number} wasmMemoryBytes */
+function prepare(wasmMemoryBytes) {
   const next = { wasmMemoryBytes, quickjs: newQuickJsInstance(wasmMemoryBytes) };
-  // An instantiation that fails is not kept: the next run instantiates again and reports any failure.
   next.quickjs.catch(() => {
     if (prepared === next) prepared = undefined;
   });

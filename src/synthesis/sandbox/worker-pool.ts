@@ -1,10 +1,17 @@
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 
 /** The heap every sandbox worker gets, in MiB. */
 export const WORKER_HEAP_MB = 128;
 /** The stack of every sandbox worker's thread, in MiB. */
 export const WORKER_STACK_MB = 4;
-/** Idle workers kept for the next runs; more are started when runs overlap, and ended when they return. */
+/**
+ * Workers alive at once, busy or idle. Runs beyond it wait for a worker: guest code is CPU-bound, so more
+ * threads than this only add start-up cost, while a couple per core leaves room for runs that mostly wait
+ * on a capability (a slow server).
+ */
+export const MAXIMUM_WORKERS = Math.max(4, 2 * availableParallelism());
+/** Idle workers kept for the next runs; more are ended when they return. */
 const MAXIMUM_IDLE_WORKERS = 4;
 /** Runs one worker serves before it is replaced, so its own heap never accumulates a long history. */
 const RUNS_PER_WORKER = 200;
@@ -28,109 +35,169 @@ export interface WorkerPoolStatistics {
   readonly started: number;
   /** Workers waiting for a run right now. */
   readonly idle: number;
+  /** Workers serving a run right now. */
+  readonly busy: number;
   /** Runs served, all workers together. */
   readonly runs: number;
   /** Workers ended after a run that left them in doubt (a deadline, a limit, a crash). */
   readonly discarded: number;
+  /** Runs that had to wait because `MAXIMUM_WORKERS` were busy. */
+  readonly queued: number;
 }
 
 interface PooledWorker {
   readonly worker: Worker;
-  readonly script: string;
   alive: boolean;
   runs: number;
   idleTimer?: NodeJS.Timeout;
 }
 
-const idle: PooledWorker[] = [];
-const statistics = { started: 0, runs: 0, discarded: 0 };
-
-function startWorker(script: URL, workerData: unknown): PooledWorker {
-  const worker = new Worker(script, {
-    // The worker gets nothing of the host process: no environment, no inherited flags or loaders.
-    env: {},
-    execArgv: [],
-    workerData,
-    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, stackSizeMb: WORKER_STACK_MB },
-  });
-  statistics.started += 1;
-  const pooled: PooledWorker = { worker, script: script.href, alive: true, runs: 0 };
-  const died = () => {
-    pooled.alive = false;
-  };
-  worker.once('exit', died);
-  worker.once('error', died);
-  return pooled;
-}
-
-function makeIdle(pooled: PooledWorker): void {
-  // An idle worker never keeps the process alive.
-  pooled.worker.unref();
-  pooled.idleTimer = setTimeout(() => {
-    const index = idle.indexOf(pooled);
-    if (index !== -1) idle.splice(index, 1);
-    void pooled.worker.terminate();
-  }, IDLE_TIMEOUT_MS);
-  pooled.idleTimer.unref();
-  idle.push(pooled);
-}
-
-function takeIdle(script: URL): PooledWorker | undefined {
-  while (idle.length > 0) {
-    // Most recently used first: its code is the warmest.
-    const pooled = idle.pop()!;
-    clearTimeout(pooled.idleTimer);
-    if (pooled.alive && pooled.script === script.href) return pooled;
-    void pooled.worker.terminate();
-  }
-  return undefined;
-}
-
 /**
- * A worker thread for one sandbox run. Starting a thread (a new V8 isolate that loads QuickJS's glue)
+ * The worker threads sandbox runs borrow. Starting a thread (a new V8 isolate that loads QuickJS's glue)
  * costs far more than a short run, so workers serve run after run: each run still gets a fresh QuickJS
- * runtime in fresh WebAssembly memory (see sandbox-worker.mjs), and the thread itself is the boundary
- * the host can always end. When none is idle, one is started for this run and, in the background, a
- * spare for the next. `workerData` is given to workers this call starts; it must be the same on every call.
+ * instance in fresh WebAssembly memory (see sandbox-worker.mjs), and the thread itself is the boundary
+ * the host can always end. At most `MAXIMUM_WORKERS` exist at once; further runs wait their turn.
  */
-export function leaseSandboxWorker(script: URL, workerData: unknown): WorkerLease {
-  const pooled = takeIdle(script) ?? startWorker(script, workerData);
-  pooled.worker.ref();
-  if (idle.length === 0) {
+export class SandboxWorkerPool {
+  private readonly idle: PooledWorker[] = [];
+  private readonly waiting: Array<(pooled: PooledWorker) => void> = [];
+  private busy = 0;
+  private readonly statistics = { started: 0, runs: 0, discarded: 0, queued: 0 };
+
+  /** `workerData` is what every worker starts with (sandbox-worker.mjs reads it). */
+  constructor(
+    private readonly script: URL,
+    private readonly workerData: unknown,
+  ) {}
+
+  /** A worker for one run: an idle one, a new one while there is room, or the next one to come free. */
+  async lease(): Promise<WorkerLease> {
+    const pooled = this.takeIdle() ?? (this.busy + this.idle.length < MAXIMUM_WORKERS ? this.startWorker() : undefined);
+    let leased: PooledWorker;
+    if (pooled === undefined) {
+      this.statistics.queued += 1;
+      // The waiter is counted as busy by whoever hands it a worker.
+      leased = await new Promise<PooledWorker>((resolve) => this.waiting.push(resolve));
+    } else {
+      this.busy += 1;
+      leased = pooled;
+    }
+    leased.worker.ref();
+    this.startSpareIfNone();
+    return this.leaseOf(leased);
+  }
+
+  /** Starts a worker now if none is idle, so the next run does not wait for a thread to start. */
+  warm(): void {
+    this.startSpareIfNone();
+  }
+
+  statisticsNow(): WorkerPoolStatistics {
+    return { ...this.statistics, idle: this.idle.length, busy: this.busy };
+  }
+
+  /** Ends every idle worker now, rather than after their idle timeout; runs in progress are not touched. */
+  async closeIdle(): Promise<void> {
+    const ending = this.idle.splice(0);
+    for (const pooled of ending) clearTimeout(pooled.idleTimer);
+    await Promise.all(ending.map((pooled) => pooled.worker.terminate()));
+  }
+
+  private leaseOf(pooled: PooledWorker): WorkerLease {
+    let ended = false;
+    const end = () => {
+      if (ended) return false;
+      ended = true;
+      pooled.runs += 1;
+      this.statistics.runs += 1;
+      return true;
+    };
+    return {
+      worker: pooled.worker,
+      release: () => {
+        if (!end()) return;
+        if (pooled.alive && pooled.runs < RUNS_PER_WORKER) {
+          this.handBack(pooled);
+        } else {
+          void pooled.worker.terminate();
+          this.replace();
+        }
+      },
+      discard: async () => {
+        if (!end()) return;
+        pooled.alive = false;
+        this.statistics.discarded += 1;
+        const terminated = pooled.worker.terminate();
+        this.replace();
+        await terminated;
+      },
+    };
+  }
+
+  /** A healthy worker back from a run: straight to the next waiting run, else idle (or ended if too many are). */
+  private handBack(pooled: PooledWorker): void {
+    const next = this.waiting.shift();
+    if (next !== undefined) {
+      next(pooled);
+      return;
+    }
+    this.busy -= 1;
+    if (this.idle.length < MAXIMUM_IDLE_WORKERS) this.makeIdle(pooled);
+    else void pooled.worker.terminate();
+  }
+
+  /** A worker that was ended: a waiting run gets a new one in its place. */
+  private replace(): void {
+    const next = this.waiting.shift();
+    if (next !== undefined) next(this.startWorker());
+    else this.busy -= 1;
+  }
+
+  private startSpareIfNone(): void {
+    if (this.idle.length > 0 || this.busy + this.idle.length >= MAXIMUM_WORKERS) return;
     setImmediate(() => {
-      if (idle.length === 0) makeIdle(startWorker(script, workerData));
+      if (this.idle.length === 0 && this.busy + this.idle.length < MAXIMUM_WORKERS) this.makeIdle(this.startWorker());
     });
   }
-  let ended = false;
-  return {
-    worker: pooled.worker,
-    release() {
-      if (ended) return;
-      ended = true;
-      pooled.runs += 1;
-      statistics.runs += 1;
-      if (pooled.alive && pooled.runs < RUNS_PER_WORKER && idle.length < MAXIMUM_IDLE_WORKERS) makeIdle(pooled);
-      else void pooled.worker.terminate();
-    },
-    async discard() {
-      if (ended) return;
-      ended = true;
-      pooled.runs += 1;
-      statistics.runs += 1;
+
+  private startWorker(): PooledWorker {
+    const worker = new Worker(this.script, {
+      // The worker gets nothing of the host process: no environment, no inherited flags or loaders.
+      env: {},
+      execArgv: [],
+      workerData: this.workerData,
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, stackSizeMb: WORKER_STACK_MB },
+    });
+    this.statistics.started += 1;
+    const pooled: PooledWorker = { worker, alive: true, runs: 0 };
+    const died = () => {
       pooled.alive = false;
-      statistics.discarded += 1;
-      await pooled.worker.terminate();
-    },
-  };
-}
+    };
+    worker.once('exit', died);
+    worker.once('error', died);
+    return pooled;
+  }
 
-export function workerPoolStatistics(): WorkerPoolStatistics {
-  return { ...statistics, idle: idle.length };
-}
+  private makeIdle(pooled: PooledWorker): void {
+    // An idle worker never keeps the process alive.
+    pooled.worker.unref();
+    pooled.idleTimer = setTimeout(() => {
+      const index = this.idle.indexOf(pooled);
+      if (index !== -1) this.idle.splice(index, 1);
+      void pooled.worker.terminate();
+    }, IDLE_TIMEOUT_MS);
+    pooled.idleTimer.unref();
+    this.idle.push(pooled);
+  }
 
-/** Ends every idle worker now, rather than after their idle timeout; runs in progress are not touched. */
-export async function closeIdleSandboxWorkers(): Promise<void> {
-  const ending = idle.splice(0);
-  for (const pooled of ending) clearTimeout(pooled.idleTimer);
-  await Promise.all(ending.map((pooled) => pooled.worker.terminate()));
+  private takeIdle(): PooledWorker | undefined {
+    while (this.idle.length > 0) {
+      // Most recently used first: its code is the warmest.
+      const pooled = this.idle.pop()!;
+      clearTimeout(pooled.idleTimer);
+      if (pooled.alive) return pooled;
+      void pooled.worker.terminate();
+    }
+    return undefined;
+  }
 }

@@ -33,6 +33,8 @@ export interface WorkerLimits {
 export interface WorkerData {
   /** The QuickJS WebAssembly module, compiled once by the host and shared by every worker. */
   readonly wasmModule: object;
+  /** The memory size of the instance a new worker prepares before its first run (the default limits'). */
+  readonly preparedWasmMemoryBytes: number;
 }
 
 export interface WorkerStartData {
