@@ -7,6 +7,7 @@ import { startEngineWorld, type EngineWorld } from './support/engine-world.js';
 import { countLinksBuggyTool, countLinksShapeOnlyTest, countLinksTest, countLinksTool, linkCount } from './fixtures/synthesis/count-links-modules.js';
 import { inputJsonSchemaFromSignature } from '../src/synthesis/pipeline/index.js';
 import { aggregateTotals, totalsFromEvents } from '../src/runlog/index.js';
+import { viewStateFromEvents } from '../src/cli/tui/index.js';
 
 type Request = Parameters<Extract<Parameters<LLMock['on']>[1], (...args: never[]) => unknown>>[0];
 type Call = { name: string; arguments: Record<string, unknown> };
@@ -124,6 +125,12 @@ describe('forge run --converge with aimock as agent, author and tester', () => {
     const testerRequests = world.mock.getRequests().filter((entry) => JSON.stringify(entry.body).includes('submit_test'));
     expect(testerRequests.length).toBe(1);
     expect(JSON.stringify(testerRequests[0]!.body)).not.toContain('forge.fetch(input.url)');
+    // The terminal UI, fed this real synthesis run, shows what happened: the tool promoted after one revision and used once.
+    const view = viewStateFromEvents(first.events);
+    expect(view.toolbox.find((tool) => tool.name === 'count_links')).toEqual({ name: 'count_links', status: 'promoted', revisions: 1, uses: 1 });
+    expect(view.plan.map((step) => step.id)).toEqual(['s1', 's2']);
+    expect(view.totals).toMatchObject({ modelCalls: purposes.length, failedModelCalls: 0 });
+    expect(view.end).toMatchObject({ halt_reason: 'final_answer' });
 
     scriptAgent(world.mock, 'RUN-TWO', (turn) =>
       [{ name: 'count_links', arguments: { url: world.web.pages.spam } }, { name: 'final_answer', arguments: { answer: `${expected.spam} links.` } }][turn]!,
