@@ -66,7 +66,7 @@ prepare(preparedWasmMemoryBytes);
 for (;;) {
   const start = startQueue.shift() ?? (await /** @type {Promise<WorkerStartData>} */ (new Promise((resolve) => (startWaiter = resolve))));
   const { wasmMemoryBytes } = start.limits;
-  const quickjs = prepared?.wasmMemoryBytes === wasmMemoryBytes ? prepared.quickjs : newQuickJsInstance(wasmMemoryBytes);
+  const quickjs = takeInstance(wasmMemoryBytes);
   currentLink = createHostLink(port);
   const outcome = await runJob(start, quickjs, currentLink).catch(describeInternalFailure);
   currentLink = undefined;
@@ -74,14 +74,27 @@ for (;;) {
   prepare(wasmMemoryBytes);
 }
 
-/** Starts instantiating the next run's QuickJS. One that fails is dropped: the run instantiates again and reports it. */
-/** @param {number} wasmMemoryBytes */
+/**
+ * Starts instantiating the next run's QuickJS. One that fails is dropped: the run instantiates again and reports it.
+ * @param {number} wasmMemoryBytes
+ */
 function prepare(wasmMemoryBytes) {
   const next = { wasmMemoryBytes, quickjs: newQuickJsInstance(wasmMemoryBytes) };
   next.quickjs.catch(() => {
     if (prepared === next) prepared = undefined;
   });
   prepared = next;
+}
+
+/**
+ * The instance for a run: the prepared one when its memory size fits, else a new one. Either way it is
+ * no longer prepared: an instance serves exactly one run.
+ * @param {number} wasmMemoryBytes @returns {Promise<QuickJSWASMModule>}
+ */
+function takeInstance(wasmMemoryBytes) {
+  const ready = prepared?.wasmMemoryBytes === wasmMemoryBytes ? prepared.quickjs : undefined;
+  prepared = undefined;
+  return ready ?? newQuickJsInstance(wasmMemoryBytes);
 }
 
 /**
