@@ -1,43 +1,13 @@
-import type { LLMock } from '@copilotkit/aimock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventOf, ForgeEvent } from '../src/core/index.js';
 import { openRuntime, runTask, type ForgeRuntime, type RunTaskResult } from '../src/runtime/index.js';
 import { checkConvergence } from '../src/synthesis/converge/index.js';
 import { startEngineWorld, type EngineWorld } from './support/engine-world.js';
+import { assistantTurns, firstUser, scriptAgent, scriptSynthesis, toolNames, usage } from './support/synthesis-script.js';
 import { countLinksBuggyTool, countLinksShapeOnlyTest, countLinksTest, countLinksTool, linkCount } from './fixtures/synthesis/count-links-modules.js';
 import { inputJsonSchemaFromSignature } from '../src/synthesis/pipeline/index.js';
 import { aggregateTotals, totalsFromEvents } from '../src/runlog/index.js';
 import { viewStateFromEvents } from '../src/cli/tui/index.js';
-
-type Request = Parameters<Extract<Parameters<LLMock['on']>[1], (...args: never[]) => unknown>>[0];
-type Call = { name: string; arguments: Record<string, unknown> };
-
-const usage = { prompt_tokens: 100, completion_tokens: 20 };
-const toolNames = (request: Request) => (request.tools ?? []).map((tool) => (tool as { function: { name: string } }).function.name);
-const firstUser = (request: Request) => JSON.stringify(request.messages.find((message) => message.role === 'user')?.content ?? '');
-const assistantTurns = (request: Request) => request.messages.filter((message) => message.role === 'assistant').length;
-
-/** Scripts the agent for tasks containing `marker`: the n-th turn's single tool call is `turns[n]`. */
-function scriptAgent(mock: LLMock, marker: string, turns: (turn: number) => Call) {
-  mock.on({ predicate: (request) => toolNames(request).includes('final_answer') && firstUser(request).includes(marker) }, (request) => {
-    const turn = assistantTurns(request);
-    const call = turns(turn);
-    return { toolCalls: [{ id: `call_${marker}_${turn}`, name: call.name, arguments: JSON.stringify(call.arguments) }], usage };
-  });
-}
-
-/** Scripts the author (submit_tool) and tester (submit_test) for contracts whose purpose contains `marker`. */
-function scriptSynthesis(mock: LLMock, marker: string, sources: { tool: (revision: number) => string; test: (revision: number) => string }) {
-  const revision = (request: Request) => request.messages.filter((message) => message.role === 'tool').length;
-  mock.on({ predicate: (request) => toolNames(request).includes('submit_tool') && firstUser(request).includes(marker) }, (request) => ({
-    toolCalls: [{ id: `author_${marker}_${revision(request)}`, name: 'submit_tool', arguments: JSON.stringify({ source: sources.tool(revision(request)) }) }],
-    usage: { prompt_tokens: 300, completion_tokens: 150 },
-  }));
-  mock.on({ predicate: (request) => toolNames(request).includes('submit_test') && firstUser(request).includes(marker) }, (request) => ({
-    toolCalls: [{ id: `tester_${marker}_${revision(request)}`, name: 'submit_test', arguments: JSON.stringify({ source: sources.test(revision(request)) }) }],
-    usage: { prompt_tokens: 200, completion_tokens: 120 },
-  }));
-}
 
 function ofType<K extends ForgeEvent['type']>(events: readonly ForgeEvent[], type: K): EventOf<K>[] {
   return events.filter((event): event is EventOf<K> => event.type === type);
