@@ -62,10 +62,10 @@ describe('the sandbox worker pool', () => {
   });
 
   it('lets a queued run wait without spending its wall deadline', async () => {
-    const hold = 'export default async function run() { const end = Date.now() + 400; while (Date.now() < end) {} return "held"; }';
+    const hold = 'export default async function run() { const end = Date.now() + 700; while (Date.now() < end) {} return "held"; }';
     const change = await poolChange(async () => {
       const holders = Array.from({ length: MAXIMUM_WORKERS }, () => runInSandbox({ source: hold, input: null, capabilities: [], limits: { ...limits, cpuMs: 5_000 } }));
-      const queued = runInSandbox({ source: 'export default async function run() { return "served"; }', input: null, capabilities: [], limits: { ...limits, wallMs: 300 } });
+      const queued = runInSandbox({ source: 'export default async function run() { return "served"; }', input: null, capabilities: [], limits: { ...limits, wallMs: 500 } });
       expect(await queued).toMatchObject({ ok: true, value: 'served' });
       expect((await Promise.all(holders)).every((result) => result.ok)).toBe(true);
     });
