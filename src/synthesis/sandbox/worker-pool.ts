@@ -8,9 +8,9 @@ export const WORKER_STACK_MB = 4;
 /**
  * Workers alive at once, busy or idle. Runs beyond it wait for a worker: guest code is CPU-bound, so more
  * threads than this only add start-up cost, while a couple per core leaves room for runs that mostly wait
- * on a capability (a slow server).
+ * on a capability (a slow server). Capped at 16, since each worker holds an isolate and a WebAssembly memory.
  */
-export const MAXIMUM_WORKERS = Math.max(4, 2 * availableParallelism());
+export const MAXIMUM_WORKERS = Math.min(16, Math.max(4, 2 * availableParallelism()));
 /** Idle workers kept for the next runs; more are ended when they return. */
 const MAXIMUM_IDLE_WORKERS = 4;
 /** Runs one worker serves before it is replaced, so its own heap never accumulates a long history. */
