@@ -119,6 +119,7 @@ export function registerToolsCommand(program: Command): void {
         const { readFile } = await import('node:fs/promises');
         const { addVerifiedTool } = await import('../../synthesis/toolbox/index.js');
         const [toolSource, testSource] = await Promise.all([readSourceFile(readFile, toolFile, '<tool.js>'), readSourceFile(readFile, options.test, '--test')]);
+        if (!json) process.stderr.write(`verifying ${toolFile} in the sandbox: its test against the tool, then against every stub…\n`);
         const entry = await addVerifiedTool(runtime.toolbox, runtime.registry, { toolSource, testSource, fetch: runtime.fetch });
         if (json) {
           process.stdout.write(`${JSON.stringify({ name: entry.name, status: entry.status, capabilities: entry.capabilities, capabilities_used: entry.capabilities_used }, null, 2)}\n`);
