@@ -72,7 +72,8 @@ describe('forge run --converge with aimock as agent, author and tester', () => {
     expect(ofType(first.events, 'toolbox-change').map((event) => `${event.status}:${event.revisions}`)).toEqual(['draft:0', 'testing:0', 'draft:1', 'testing:1', 'promoted:1']);
     const [failure] = ofType(first.events, 'verification-failed');
     expect(failure).toMatchObject({ tool: 'count_links', revision: 0 });
-    expect(failure!.output).toContain(`assert.equal failed: counts every link on ${world.web.pages.article}`);
+    // The author is told what the test checked and the values it compared.
+    expect(failure!.output).toContain(`assert.equal failed: counts every link on ${world.web.pages.article} (got ${expected.article - 1}, expected ${expected.article})`);
     const purposes = ofType(first.events, 'model-call').map((event) => `${event.model}:${event.purpose}`);
     expect(purposes).toEqual([
       'openai:agent-model:agent-step',

@@ -21,8 +21,14 @@ export const assertSource = `((record) => {
     if (text === undefined) text = String(value);
     return text.length > 500 ? text.slice(0, 500) + '…' : text;
   };
+  // A custom message says what was checked; the values compared are added, since a reviser needs them.
+  const compared = (kind, actual, expected) => {
+    if (kind === 'equal' || kind === 'deepEqual') return ' (got ' + show(actual) + ', expected ' + show(expected) + ')';
+    if (kind === 'ok' || kind === 'match') return ' (got ' + show(actual) + ')';
+    return '';
+  };
   const check = (kind, passed, message, fallback, actual, expected) => {
-    const text = typeof message === 'string' ? message : fallback();
+    const text = typeof message === 'string' ? message + (passed ? '' : compared(kind, actual, expected)) : fallback();
     record(stringify({ kind, passed, message: text, actual: show(actual), expected: show(expected) }));
     if (!passed) throw new AssertionError(text);
   };
