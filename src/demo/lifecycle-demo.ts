@@ -6,6 +6,7 @@ import type { ResolutionStrategy } from '../skills/index.js';
 import recordedSession from './demo-cassette.json' with { type: 'json' };
 import { WORLD_TOPICS, worldTask } from './fixture-world.js';
 import { startFixtureWorld } from './fixture-world-server.js';
+import { MODEL_VARIABLES } from './model-variables.js';
 
 /** One row of the demo's comparison: the full agent run or one replay. */
 export interface DemoRow {
@@ -27,8 +28,6 @@ export interface DemoReport {
   readonly rows: readonly DemoRow[];
 }
 
-const VARIABLES_THAT_REACH_MODELS = ['FORGE_MODEL', 'FORGE_RESCUE_MODEL', 'FORGE_CASSETTE_RECORD', 'FORGE_DATABASE_URL', 'OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'OPENROUTER_API_KEY'];
-
 /**
  * The whole skill lifecycle on the bundled fixture world, offline: a full agent run on one topic whose
  * model answers come from a recorded session (a cassette; the tools run live against the world on
@@ -40,7 +39,7 @@ export async function runLifecycleDemo(env: Environment, options: { onEvent?: (e
   const world = await startFixtureWorld();
   const home = path.resolve(env['FORGE_HOME']?.trim() || '.forge', 'demo');
   const demoEnv: Record<string, string | undefined> = { ...env };
-  for (const variable of VARIABLES_THAT_REACH_MODELS) delete demoEnv[variable];
+  for (const variable of MODEL_VARIABLES) delete demoEnv[variable];
   let runtime;
   try {
     runtime = await openRuntime({

@@ -1,8 +1,15 @@
 import type { Command } from 'commander';
-import type { DemoReport, DemoRow } from '../../demo/index.js';
+import type { ForgeEvent } from '../../core/index.js';
+import type { DemoReport, DemoRow, ToolboxDemoReport } from '../../demo/index.js';
 import { EXIT, reportError } from '../command-errors.js';
 
-function table(rows: readonly DemoRow[]): string {
+function table(header: readonly string[], lines: readonly (readonly string[])[]): string {
+  const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => line[column]!.length)));
+  const format = (cells: readonly string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd();
+  return [format(header), format(widths.map((width) => '-'.repeat(width))), ...lines.map(format)].join('\n');
+}
+
+function lifecycleTable(rows: readonly DemoRow[]): string {
   const header = ['run', 'topic', 'model calls', 'tokens in/out', 'time', 'page read', 'chosen by'];
   const lines = rows.map((row) => [
     row.kind,
@@ -13,9 +20,7 @@ function table(rows: readonly DemoRow[]): string {
     row.url === null ? '-' : new URL(row.url).host.replace(/:\d+$/, '') + new URL(row.url).pathname,
     row.strategy ?? 'the model',
   ]);
-  const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => line[column]!.length)));
-  const format = (cells: readonly string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd();
-  return [format(header), format(widths.map((width) => '-'.repeat(width))), ...lines.map(format)].join('\n');
+  return table(header, lines);
 }
 
 function narrative(report: DemoReport): string {
@@ -33,7 +38,7 @@ Forge demo: pay for reasoning once, replay for free.
 3. The skill replayed on ${replays.length} other topics, choosing each official documentation page again
    from fresh search results.
 
-${table(report.rows)}
+${lifecycleTable(report.rows)}
 
 Full agent: ${agent!.llm_calls} model calls, ${agent!.tokens.input + agent!.tokens.output} tokens.   ${replays.length} replays: ${replayCalls} model calls, ${replayTokens} tokens.
 
@@ -44,10 +49,48 @@ Everything is stored under ${report.home}. Next:
 `;
 }
 
+function toolboxNarrative(report: ToolboxDemoReport): string {
+  const [first, second] = report.rows;
+  const header = ['run', 'topic', 'tools written', 'drafts caught', 'tool calls', 'model calls', 'tokens in/out', 'time', 'answer'];
+  const lines = report.rows.map((row, index) => [
+    index === 0 ? 'first (builds the tool)' : 'second (--keep)',
+    row.topic,
+    Object.entries(row.syntheses).map(([tool, status]) => `${tool} (${status})`).join(', ') || 'none',
+    String(row.verification_failures.length),
+    String(row.tool_uses),
+    String(row.llm_calls),
+    `${row.tokens.input}/${row.tokens.output}`,
+    `${Math.round(row.duration_ms)} ms`,
+    row.answer ?? row.status,
+  ]);
+  return `
+Forge demo: a missing tool written, caught, fixed, promoted, and then simply reused.
+
+1. A convergence run on "${first!.topic}" has no tool to read a release's version, so it calls
+   request_tool. The author model writes release_version; a separate tester, seeing only the contract,
+   writes an adversarial test. The model answers come from a SCRIPTED MODEL SESSION (a cassette bundled
+   with Forge, whose first draft carries a planted bug). The sandbox, the test runs, the stub checks,
+   the promotion and the pages (a fixture web on 127.0.0.1) are real. No key, no network.
+2. The sandbox caught the first draft:
+     ${first!.verification_failures[0] ?? '(nothing was caught)'}
+   The revision passed, the test failed against every stub (constants, echo, throw), and the tool was
+   promoted and used.
+3. A second run on "${second?.topic ?? '-'}" found the tool in the toolbox and used it: no synthesis.
+
+${table(header, lines)}
+
+Everything is stored under ${report.home}. Next:
+  FORGE_HOME=${report.home} npx forge tools show release_version --source
+  FORGE_HOME=${report.home} npx forge stats --all
+  npx forge run --converge "<your task>"   (with a model configured: see npx forge run --help)
+`;
+}
+
 export function registerDemoCommand(program: Command): void {
   program
     .command('demo')
-    .description('The skill lifecycle, offline: a recorded agent run, saved as a skill, replayed on three other topics with model calls and tokens side by side.')
+    .description('The skill lifecycle, offline: a recorded agent run, saved as a skill, replayed on three other topics with model calls and tokens side by side. With --toolbox: the self-extending toolbox instead.')
+    .option('--toolbox', 'show the self-extending toolbox: a tool requested, written, caught by its test, revised, promoted and reused')
     .option('--json', 'print the comparison as JSON')
     .option('--trace', 'also print every event of every run as it happens (on stderr)')
     .addHelpText(
@@ -56,15 +99,25 @@ export function registerDemoCommand(program: Command): void {
 The demo serves a bundled fixture web (twelve projects with docs, code-host release pages and spam,
 plus a SearXNG-format search engine) on 127.0.0.1, pins its host names there for the SSRF guard, and
 uses its own data folder, FORGE_HOME/demo. The first run's model is a recorded session (a cassette),
-so it needs no key; the replays need no model at all.`,
+so it needs no key; the replays need no model at all.
+
+--toolbox plays a scripted model session (agent, tool author and tester) against the same fixture web;
+the sandbox, the verification gate and the toolbox are real. Its data folder is FORGE_HOME/demo-toolbox.`,
     )
-    .action(async (options: { json?: boolean; trace?: boolean }) => {
+    .action(async (options: { json?: boolean; trace?: boolean; toolbox?: boolean }) => {
       const json = options.json === true;
       try {
         // Loaded on use, so `forge --help` and other commands start fast.
-        const { runLifecycleDemo } = await import('../../demo/index.js');
+        const { runLifecycleDemo, runToolboxDemo } = await import('../../demo/index.js');
         const { formatEventLine } = await import('../event-line/index.js');
-        const report = await runLifecycleDemo(process.env, options.trace === true ? { onEvent: (event) => process.stderr.write(`${formatEventLine(event)}\n`) } : {});
+        const demoOptions = options.trace === true ? { onEvent: (event: ForgeEvent) => process.stderr.write(`${formatEventLine(event)}\n`) } : {};
+        if (options.toolbox === true) {
+          const report = await runToolboxDemo(process.env, demoOptions);
+          process.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : toolboxNarrative(report));
+          process.exitCode = report.rows.length === 2 && report.rows.every((row) => row.status === 'completed') ? EXIT.ok : EXIT.failed;
+          return;
+        }
+        const report = await runLifecycleDemo(process.env, demoOptions);
         process.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : narrative(report));
         process.exitCode = report.rows.every((row) => row.status === 'completed') ? EXIT.ok : EXIT.failed;
       } catch (error) {

@@ -36,7 +36,7 @@ function toolText(described: DescribedTool, withSource: boolean): string {
   if (entry !== undefined) {
     lines.push(
       '',
-      `toolbox: ${entry.status}, ${entry.origin}, ${entry.revisions} revisions, ${entry.uses} uses, capabilities ${entry.capabilities.join(', ') || 'none'}` +
+      `toolbox: ${entry.status}, ${entry.origin}, ${counted(entry.revisions, 'revision')}, ${counted(entry.uses, 'use')}, capabilities ${entry.capabilities.join(', ') || 'none'}` +
         ` (used in its test: ${entry.capabilities_used.join(', ') || 'none'}), cost ${entry.cost_usd === null ? 'unknown' : `$${entry.cost_usd.toFixed(4)}`}`,
     );
     if (entry.failures.length > 0) lines.push('last verification failed:', ...entry.failures.map((failure) => `  - ${failure}`));
@@ -47,6 +47,10 @@ function toolText(described: DescribedTool, withSource: boolean): string {
     else lines.push('', 'Add --source to print the tool module and its test.');
   }
   return `${lines.join('\n')}\n`;
+}
+
+function counted(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 async function readSourceFile(readFile: (file: string, encoding: 'utf8') => Promise<string>, file: string, option: string): Promise<string> {
@@ -86,7 +90,7 @@ export function registerToolsCommand(program: Command): void {
           for (const row of rows) process.stdout.write(`${row.name.padEnd(width)}  ${row.side_effect.padEnd(8)} ${row.risk.padEnd(6)} ${row.description.split('\n')[0]}\n`);
           if (toolbox.length > 0) process.stdout.write(`\ntoolbox (${runtime.toolbox.manifestFile}):\n`);
           for (const entry of toolbox) {
-            process.stdout.write(`${entry.name.padEnd(width)}  ${entry.status.padEnd(8)} ${entry.origin}, ${entry.revisions} revisions, ${entry.uses} uses${entry.failures.length === 0 ? '' : ` — ${entry.failures[0]}`}\n`);
+            process.stdout.write(`${entry.name.padEnd(width)}  ${entry.status.padEnd(8)} ${entry.origin}, ${counted(entry.revisions, 'revision')}, ${counted(entry.uses, 'use')}${entry.failures.length === 0 ? '' : ` — ${entry.failures[0]}`}\n`);
           }
         }
         return EXIT.ok;

@@ -1,0 +1,100 @@
+import path from 'node:path';
+import type { EventOf, ForgeEvent, TokenUsage } from '../core/index.js';
+import { cassetteSchema, createCassettePlayer } from '../llm/index.js';
+import { openRuntime, runTask, type Environment } from '../runtime/index.js';
+import recordedSession from './toolbox-demo-cassette.json' with { type: 'json' };
+import { startFixtureWorld } from './fixture-world-server.js';
+import { MODEL_VARIABLES } from './model-variables.js';
+
+/** The two topics of the toolbox demo: the first run has to build its tool, the second finds it built. */
+export const toolboxDemoTopics = ['lumen', 'tessera'] as const;
+
+/** The task each toolbox-demo run is given; the recording and the playback must ask the same. */
+export function toolboxDemoTask(topic: string, url: string): string {
+  return `What is the latest ${topic} release, according to its release notes page? ${url}`;
+}
+
+/** One run of the toolbox demo, as its comparison table shows it. */
+export interface ToolboxDemoRow {
+  readonly topic: string;
+  readonly run_id: string;
+  readonly status: string;
+  readonly halt_reason: string | null;
+  readonly answer: string | null;
+  readonly llm_calls: number;
+  readonly tokens: TokenUsage;
+  readonly duration_ms: number;
+  /** Tools written during the run, and how each ended (`promoted` or `failed`). */
+  readonly syntheses: Readonly<Record<string, string>>;
+  /** Drafts the verification gate turned back during the run (a failing test, or a test a stub passed). */
+  readonly verification_failures: readonly string[];
+  /** Calls of the synthesized tool `release_version`. */
+  readonly tool_uses: number;
+}
+
+export interface ToolboxDemoReport {
+  readonly home: string;
+  readonly rows: readonly ToolboxDemoRow[];
+}
+
+/** The first reason a verification output gives (an assertion when there is one), without its header. */
+function firstReason(output: string): string {
+  const reasons = output.split('\n').slice(1).map((line) => line.trim()).filter((line) => line !== '');
+  return reasons.find((line) => line.startsWith('assert.')) ?? reasons[0] ?? output;
+}
+
+function rowOf(topic: string, result: Awaited<ReturnType<typeof runTask>>, events: readonly ForgeEvent[]): ToolboxDemoRow {
+  const own = events.filter((event) => event.run_id === result.run_id);
+  const ofType = <K extends ForgeEvent['type']>(type: K) => own.filter((event): event is EventOf<K> => event.type === type);
+  return {
+    topic,
+    run_id: result.run_id,
+    status: result.status,
+    halt_reason: result.halt_reason,
+    answer: result.answer,
+    llm_calls: result.llm_calls,
+    tokens: result.tokens,
+    duration_ms: result.duration_ms,
+    syntheses: Object.fromEntries(ofType('synthesis-end').map((event) => [event.tool, event.status])),
+    verification_failures: ofType('verification-failed').map((event) => `${event.tool}, draft ${event.revision + 1}: ${firstReason(event.output)}`),
+    tool_uses: ofType('tool-result').filter((event) => event.tool === 'release_version').length,
+  };
+}
+
+/**
+ * The self-extending toolbox, offline: a convergence run that has no tool to read a release's version
+ * asks for one; the author writes it, a separate tester writes an adversarial test from the contract,
+ * the sandbox catches the first draft's bug (it drops the patch number), the revision passes, the test
+ * fails against every stub, and the tool is promoted and used. A second run on another project finds
+ * the tool in the toolbox and uses it without any synthesis. The model side is a
+ * scripted session played back from a cassette (scripts/record-toolbox-demo.ts); the fixture web, the
+ * sandbox, the verification and the toolbox are real. Data lives in `<FORGE_HOME>/demo-toolbox`.
+ */
+export async function runToolboxDemo(env: Environment, options: { onEvent?: (event: ForgeEvent) => void } = {}): Promise<ToolboxDemoReport> {
+  const world = await startFixtureWorld();
+  const home = path.resolve(env['FORGE_HOME']?.trim() || '.forge', 'demo-toolbox');
+  const demoEnv: Record<string, string | undefined> = { ...env };
+  for (const variable of MODEL_VARIABLES) delete demoEnv[variable];
+  let runtime;
+  try {
+    runtime = await openRuntime({ ...demoEnv, FORGE_HOME: home, FORGE_ALLOW_HOSTS: world.allowHosts, FORGE_RESOLVE: world.resolve });
+    const events: ForgeEvent[] = [];
+    runtime.bus.subscribe((event) => {
+      events.push(event);
+      options.onEvent?.(event);
+    });
+    // One player for both runs: the session continues from the first run into the second.
+    const player = createCassettePlayer(cassetteSchema.parse(recordedSession), { port: `:${world.port}` });
+    const model = { slug: 'cassette:toolbox-demo-session', provider: 'cassette' as const, model: player };
+    const rows: ToolboxDemoRow[] = [];
+    for (const [index, topic] of toolboxDemoTopics.entries()) {
+      const result = await runTask(runtime, { task: toolboxDemoTask(topic, world.officialUrl(topic)), model, converge: true, toolbox: index === 0 ? 'fresh' : 'keep' });
+      rows.push(rowOf(topic, result, events));
+      if (result.status !== 'completed') break;
+    }
+    return { home, rows };
+  } finally {
+    await runtime?.close();
+    await world.close();
+  }
+}
