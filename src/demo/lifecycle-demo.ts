@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { ForgeEvent, TokenUsage } from '../core/index.js';
 import { cassetteSchema, createCassettePlayer } from '../llm/index.js';
 import { openRuntime, runSkill, runTask, saveSkillFromRun, type Environment } from '../runtime/index.js';
@@ -6,7 +5,7 @@ import type { ResolutionStrategy } from '../skills/index.js';
 import recordedSession from './demo-cassette.json' with { type: 'json' };
 import { WORLD_TOPICS, worldTask } from './fixture-world.js';
 import { startFixtureWorld } from './fixture-world-server.js';
-import { MODEL_VARIABLES } from './model-variables.js';
+import { demoEnvironment } from './demo-environment.js';
 
 /** One row of the demo's comparison: the full agent run or one replay. */
 export interface DemoRow {
@@ -37,19 +36,10 @@ export interface DemoReport {
  */
 export async function runLifecycleDemo(env: Environment, options: { onEvent?: (event: ForgeEvent) => void; replayTopics?: readonly string[] } = {}): Promise<DemoReport> {
   const world = await startFixtureWorld();
-  const home = path.resolve(env['FORGE_HOME']?.trim() || '.forge', 'demo');
-  const demoEnv: Record<string, string | undefined> = { ...env };
-  for (const variable of MODEL_VARIABLES) delete demoEnv[variable];
+  const { home, env: demoEnv } = demoEnvironment(env, 'demo', world);
   let runtime;
   try {
-    runtime = await openRuntime({
-      ...demoEnv,
-      FORGE_HOME: home,
-      FORGE_ALLOW_HOSTS: world.allowHosts,
-      FORGE_RESOLVE: world.resolve,
-      FORGE_SEARCH: 'searxng',
-      FORGE_SEARXNG_URL: world.searchUrl,
-    });
+    runtime = await openRuntime(demoEnv);
     if (options.onEvent !== undefined) runtime.bus.subscribe(options.onEvent);
     const recordedTopic = WORLD_TOPICS[0]!.name;
     const model = createCassettePlayer(cassetteSchema.parse(recordedSession), { port: `:${world.port}` });

@@ -1,10 +1,9 @@
-import path from 'node:path';
 import type { EventOf, ForgeEvent, TokenUsage } from '../core/index.js';
 import { cassetteSchema, createCassettePlayer } from '../llm/index.js';
 import { openRuntime, runTask, type Environment } from '../runtime/index.js';
 import recordedSession from './toolbox-demo-cassette.json' with { type: 'json' };
 import { startFixtureWorld } from './fixture-world-server.js';
-import { MODEL_VARIABLES } from './model-variables.js';
+import { demoEnvironment } from './demo-environment.js';
 
 /** The two topics of the toolbox demo: the first run has to build its tool, the second finds it built. */
 export const toolboxDemoTopics = ['lumen', 'tessera'] as const;
@@ -72,12 +71,10 @@ function rowOf(topic: string, result: Awaited<ReturnType<typeof runTask>>, event
  */
 export async function runToolboxDemo(env: Environment, options: { onEvent?: (event: ForgeEvent) => void } = {}): Promise<ToolboxDemoReport> {
   const world = await startFixtureWorld();
-  const home = path.resolve(env['FORGE_HOME']?.trim() || '.forge', 'demo-toolbox');
-  const demoEnv: Record<string, string | undefined> = { ...env };
-  for (const variable of MODEL_VARIABLES) delete demoEnv[variable];
+  const { home, env: demoEnv } = demoEnvironment(env, 'demo-toolbox', world);
   let runtime;
   try {
-    runtime = await openRuntime({ ...demoEnv, FORGE_HOME: home, FORGE_ALLOW_HOSTS: world.allowHosts, FORGE_RESOLVE: world.resolve });
+    runtime = await openRuntime(demoEnv);
     const events: ForgeEvent[] = [];
     runtime.bus.subscribe((event) => {
       events.push(event);
