@@ -1,4 +1,3 @@
-import { generateText } from 'ai';
 import type { AnyEventBody, UtilityModel } from '../core/index.js';
 import type { CostMeter } from './cost-meter.js';
 import { hashModelInput } from './input-hash.js';
@@ -14,6 +13,8 @@ export function createUtilityModel(resolved: ResolvedModel, meter: CostMeter, em
     async complete({ system, prompt, maxOutputTokens, purpose, signal }) {
       const started = performance.now();
       const inputHash = hashModelInput({ system, prompt });
+      // The AI SDK's core (with its telemetry and gateway) is loaded on the first utility call, not with the runtime.
+      const { generateText } = await import('ai');
       const result = await generateText({
         model: resolved.model,
         ...(system === undefined ? {} : { system }),

@@ -2,7 +2,6 @@ import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
 import { defineTool, ToolExecutionError } from '../../core/index.js';
 import { classifyContent, describeBinaryBody, mediaTypeOf } from './content-kind.js';
-import { htmlToMarkdown } from './html-to-markdown.js';
 
 /**
  * What `read_url` returns. `url` is the final URL after redirects; `markdown` is the page's main
@@ -38,6 +37,9 @@ export const readUrlTool = defineTool({
     const base = { url: response.url, content_type: mediaTypeOf(contentType) || 'unknown', truncated: response.truncated };
     switch (classifyContent(contentType, response.body)) {
       case 'html': {
+        // Loaded on first use: the HTML parser and converters cost ~250 ms to load, which every command
+        // that opens the runtime would otherwise pay.
+        const { htmlToMarkdown } = await import('./html-to-markdown.js');
         const page = htmlToMarkdown(response.text(), response.url);
         return { ...base, title: page.title, markdown: page.markdown };
       }

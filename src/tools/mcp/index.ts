@@ -1,7 +1,8 @@
 export { callResultValue, type BinaryReference, type ContentValue, type StructuredCallValue } from './call-result-value.js';
-export { createClientTransport, type ClientTransportOptions, type McpEndpoint, type StdioPermission } from './client-transport.js';
+// The client transport and connection load the MCP SDK; the manager loads them when a server connects.
+export type { ClientTransportOptions, McpEndpoint, StdioPermission } from './client-transport.js';
 export { inputSchemaFromJsonSchema, type JsonSchemaObject } from './json-schema-input.js';
-export { McpClientConnection, type McpClientConnectionOptions, type McpConnectionListener } from './mcp-client-connection.js';
+export type { McpClientConnectionOptions, McpConnectionListener } from './mcp-client-connection.js';
 export { McpConnectionManager, type HeaderSealer, type McpConnectionManagerOptions, type McpServerDefinition } from './mcp-connection-manager.js';
 export { McpConnectionError, McpStdioRefusedError, McpToolCallError } from './mcp-errors.js';
 export type { McpConnectionState, McpRegisteredTool, McpServerStatus } from './mcp-server-status.js';

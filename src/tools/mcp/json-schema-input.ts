@@ -1,4 +1,6 @@
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { createRequire } from 'node:module';
+import type * as AjvProvider from '@modelcontextprotocol/sdk/validation/ajv';
+import type { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { z } from 'zod';
 
 /** A JSON Schema object as MCP carries it (a tool's `inputSchema`). */
@@ -17,7 +19,8 @@ export function inputSchemaFromJsonSchema(schema: JsonSchemaObject): z.ZodType<R
   try {
     return z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]) as z.ZodType<Record<string, unknown>>;
   } catch {
-    ajv ??= new AjvJsonSchemaValidator();
+    // Ajv is loaded only for the rare schema zod cannot convert: loading it costs every process ~100 ms.
+    ajv ??= new (createRequire(import.meta.url)('@modelcontextprotocol/sdk/validation/ajv') as typeof AjvProvider).AjvJsonSchemaValidator();
     const validate = ajv.getValidator<Record<string, unknown>>(schema as Parameters<AjvJsonSchemaValidator['getValidator']>[0]);
     return z.custom<Record<string, unknown>>().superRefine((value, context) => {
       const result = validate(value);

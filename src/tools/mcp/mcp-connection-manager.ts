@@ -2,15 +2,37 @@ import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigurationError, NotFoundError, describeError, type McpServerRecord, type McpServerStore, type McpTransportKind } from '../../core/index.js';
 import type { ToolRegistry } from '../registry.js';
-import { createClientTransport, type McpEndpoint, type StdioPermission } from './client-transport.js';
-import { connectionFailure } from './connection-failure.js';
+import type { McpEndpoint, StdioPermission, createClientTransport } from './client-transport.js';
+import type { connectionFailure } from './connection-failure.js';
 import { displayUrl } from './display-url.js';
-import { McpClientConnection } from './mcp-client-connection.js';
+import type { McpClientConnection } from './mcp-client-connection.js';
 import { McpConnectionError } from './mcp-errors.js';
 import type { McpConnectionState, McpRegisteredTool, McpServerStatus } from './mcp-server-status.js';
 import { MCP_SERVER_NAME_MAX_LENGTH, MCP_SERVER_NAME_PATTERN, mcpToolName } from './mcp-tool-name.js';
 import { DEFAULT_RECONNECT_BACKOFF, reconnectDelayMs, type ReconnectBackoff } from './reconnect-backoff.js';
 import { createRemoteTool } from './remote-tool.js';
+
+/**
+ * The parts of the client that need the MCP SDK, which takes a few hundred milliseconds to load: they are
+ * loaded when the first server connects, so commands and runs without MCP servers never pay for them.
+ */
+function loadClient() {
+  clientParts ??= Promise.all([import('./client-transport.js'), import('./connection-failure.js'), import('./mcp-client-connection.js')]).then(
+    ([transport, failure, connection]) => ({
+      createClientTransport: transport.createClientTransport,
+      connectionFailure: failure.connectionFailure,
+      McpClientConnection: connection.McpClientConnection,
+    }),
+  );
+  return clientParts;
+}
+let clientParts:
+  | Promise<{
+      createClientTransport: typeof createClientTransport;
+      connectionFailure: typeof connectionFailure;
+      McpClientConnection: typeof McpClientConnection;
+    }>
+  | undefined;
 
 /** Seals header values for the store; see `SecretBox` in the store module. */
 export interface HeaderSealer {
@@ -221,10 +243,18 @@ export class McpConnectionManager {
     entry.timer = undefined;
     entry.nextAttemptAt = null;
     let connection: McpClientConnection | undefined;
+    let client: Awaited<ReturnType<typeof loadClient>>;
+    try {
+      client = await loadClient();
+    } catch (error) {
+      clientParts = undefined;
+      if (!entry.retired) this.fail(entry, new McpConnectionError({ serverName: entry.record.name, message: `the MCP client could not be loaded: ${describeError(error).message}`, permanent: false }));
+      return;
+    }
     try {
       const endpoint: McpEndpoint = { ...entry.endpoint, headers: this.headersOf(entry.record) };
-      const transport = createClientTransport(endpoint, { fetch: this.options.fetch, stdio: this.options.stdio });
-      connection = await McpClientConnection.open({
+      const transport = client.createClientTransport(endpoint, { fetch: this.options.fetch, stdio: this.options.stdio });
+      connection = await client.McpClientConnection.open({
         serverName: entry.record.name,
         transport,
         timeoutMs: this.timeoutMs,
@@ -252,7 +282,7 @@ export class McpConnectionManager {
     } catch (error) {
       if (connection !== undefined && entry.connection === connection) entry.connection = undefined;
       await connection?.close();
-      if (!entry.retired) this.fail(entry, connectionFailure(entry.record.name, error));
+      if (!entry.retired) this.fail(entry, client.connectionFailure(entry.record.name, error));
     }
   }
 
@@ -262,7 +292,7 @@ export class McpConnectionManager {
     try {
       remoteTools = await connection.listTools();
     } catch (error) {
-      this.lose(entry, connection, connectionFailure(entry.record.name, error));
+      this.lose(entry, connection, (await loadClient()).connectionFailure(entry.record.name, error));
       return;
     }
     if (entry.retired || entry.connection !== connection) return;
