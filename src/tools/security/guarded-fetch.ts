@@ -1,7 +1,7 @@
-import { request } from 'undici';
 import { ForgeError, NetworkError, type GuardedFetch, type GuardedRequestInit } from '../../core/index.js';
 import { destinationRulesFrom, type DestinationOptions } from './destination-rules.js';
 import { createGuardedResponse } from './guarded-response.js';
+import { loadUndici } from './load-undici.js';
 import { createPinnedAgent } from './pinned-agent.js';
 import { readCappedBody } from './read-capped-body.js';
 import { nextRedirectHop, type RequestHop } from './redirect-hop.js';
@@ -46,7 +46,8 @@ export function createGuardedFetch(options: GuardedFetchOptions = {}): GuardedFe
     try {
       for (;;) {
         const destination = await vetDestination(hop.url, rules, signal);
-        const agent = createPinnedAgent(destination);
+        const agent = await createPinnedAgent(destination);
+        const { request } = await loadUndici();
         try {
           const response = await request(hop.url, {
             method: hop.method,

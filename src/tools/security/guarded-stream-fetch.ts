@@ -1,5 +1,6 @@
-import { fetch as undiciFetch, type RequestInit as UndiciRequestInit } from 'undici';
+import type { RequestInit as UndiciRequestInit } from 'undici';
 import { destinationRulesFrom, type DestinationOptions } from './destination-rules.js';
+import { loadUndici } from './load-undici.js';
 import { createPinnedAgent } from './pinned-agent.js';
 import { vetDestination } from './vet-destination.js';
 
@@ -21,7 +22,8 @@ export function createGuardedStreamFetch(options: DestinationOptions = {}): Stre
   return async (url, init) => {
     const target = new URL(url);
     const destination = await vetDestination(target, rules, init?.signal ?? new AbortController().signal);
-    const agent = createPinnedAgent(destination);
+    const agent = await createPinnedAgent(destination);
+    const { fetch: undiciFetch } = await loadUndici();
     try {
       const response = await undiciFetch(target, { ...(init as UndiciRequestInit), redirect: 'manual', dispatcher: agent });
       // A graceful close lets the response body (an event stream may stay open for long) finish

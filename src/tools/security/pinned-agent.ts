@@ -1,5 +1,6 @@
 import type { LookupFunction } from 'node:net';
-import { Agent } from 'undici';
+import type { Agent } from 'undici';
+import { loadUndici } from './load-undici.js';
 import type { VettedDestination } from './vet-destination.js';
 
 /**
@@ -8,7 +9,8 @@ import type { VettedDestination } from './vet-destination.js';
  * checked" and "the address we connected to" (DNS rebinding). IP literals never reach a lookup, and
  * were vetted as themselves. One agent serves one request hop and is destroyed after it.
  */
-export function createPinnedAgent(destination: VettedDestination): Agent {
+export async function createPinnedAgent(destination: VettedDestination): Promise<Agent> {
+  const { Agent: PinnedAgent } = await loadUndici();
   const lookup: LookupFunction = (hostName, options, callback) => {
     if (hostName !== destination.connectHost) {
       callback(Object.assign(new Error(`Refusing to resolve ${hostName}: this connection was vetted for ${destination.connectHost}`), { code: 'ENOTFOUND' }), []);
@@ -27,5 +29,5 @@ export function createPinnedAgent(destination: VettedDestination): Agent {
     const [first] = candidates as [(typeof candidates)[number]];
     callback(null, first.address, first.family);
   };
-  return new Agent({ connect: { lookup } });
+  return new PinnedAgent({ connect: { lookup } });
 }
