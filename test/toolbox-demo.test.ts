@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,5 +41,13 @@ describe('forge demo --toolbox: synthesis, the gate and reuse offline, from a sc
     expect(demo.stdout).toContain('SCRIPTED MODEL SESSION');
     expect(demo.stdout).toMatch(/first \(builds the tool\)\s+lumen\s+release_version \(promoted\)\s+1\s+1\s+6/);
     expect(demo.stdout).toMatch(/second \(--keep\)\s+tessera\s+none\s+0\s+1\s+2/);
+  });
+
+  it('stops with a clear error, naming the script to re-record, when the bundled session no longer matches', async () => {
+    const session = JSON.parse(await readFile(new URL('../src/demo/toolbox-demo-cassette.json', import.meta.url), 'utf8')) as { turns: { request: { messages: { text: string }[] } }[] };
+    session.turns[0]!.request.messages[0]!.text = session.turns[0]!.request.messages[0]!.text.replace('What is', 'What was');
+    const failed = runToolboxDemo({ FORGE_HOME: home }, { session });
+    await expect(failed).rejects.toMatchObject({ name: 'DemoRunError', hint: expect.stringContaining('npx tsx scripts/record-toolbox-demo.ts') });
+    await expect(failed).rejects.toThrow(/The lumen run of the toolbox demo ended failed: CassetteMismatchError/);
   });
 });

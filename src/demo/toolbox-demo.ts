@@ -1,4 +1,4 @@
-import type { EventOf, ForgeEvent, TokenUsage } from '../core/index.js';
+import { ForgeError, type EventOf, type ForgeEvent, type TokenUsage } from '../core/index.js';
 import { cassetteSchema, createCassettePlayer } from '../llm/index.js';
 import { openRuntime, runTask, type Environment } from '../runtime/index.js';
 import recordedSession from './toolbox-demo-cassette.json' with { type: 'json' };
@@ -36,6 +36,19 @@ export interface ToolboxDemoReport {
   readonly rows: readonly ToolboxDemoRow[];
 }
 
+/** A demo run that did not complete: the story cannot be told, so the demo stops and says why. */
+function demoRunFailure(topic: string, result: Awaited<ReturnType<typeof runTask>>): ForgeError {
+  const cause = result.error;
+  const stale = cause !== null && /cassette/i.test(`${cause.name} ${cause.message}`);
+  return new ForgeError({
+    name: 'DemoRunError',
+    message: `The ${topic} run of the toolbox demo ended ${result.status}: ${cause === null ? 'no error was recorded' : `${cause.name}: ${cause.message}`} (log: ${result.log_file}).`,
+    hint: stale
+      ? 'The bundled scripted session no longer matches what Forge asks the models (a prompt, a tool or a tool result changed). Re-record it: npx tsx scripts/record-toolbox-demo.ts'
+      : (cause?.hint ?? 'Run it again with --trace to see every event.'),
+  });
+}
+
 /** The first reason a verification output gives (an assertion when there is one), without its header. */
 function firstReason(output: string): string {
   const reasons = output.split('\n').slice(1).map((line) => line.trim()).filter((line) => line !== '');
@@ -69,7 +82,10 @@ function rowOf(topic: string, result: Awaited<ReturnType<typeof runTask>>, event
  * scripted session played back from a cassette (scripts/record-toolbox-demo.ts); the fixture web, the
  * sandbox, the verification and the toolbox are real. Data lives in `<FORGE_HOME>/demo-toolbox`.
  */
-export async function runToolboxDemo(env: Environment, options: { onEvent?: (event: ForgeEvent) => void } = {}): Promise<ToolboxDemoReport> {
+export async function runToolboxDemo(
+  env: Environment,
+  options: { onEvent?: (event: ForgeEvent) => void; /** The session to play; the bundled recording by default. */ session?: unknown } = {},
+): Promise<ToolboxDemoReport> {
   const world = await startFixtureWorld();
   const { home, env: demoEnv } = demoEnvironment(env, 'demo-toolbox', world);
   let runtime;
@@ -81,13 +97,13 @@ export async function runToolboxDemo(env: Environment, options: { onEvent?: (eve
       options.onEvent?.(event);
     });
     // One player for both runs: the session continues from the first run into the second.
-    const player = createCassettePlayer(cassetteSchema.parse(recordedSession), { port: `:${world.port}` });
+    const player = createCassettePlayer(cassetteSchema.parse(options.session ?? recordedSession), { port: `:${world.port}` });
     const model = { slug: 'cassette:toolbox-demo-session', provider: 'cassette' as const, model: player };
     const rows: ToolboxDemoRow[] = [];
     for (const [index, topic] of toolboxDemoTopics.entries()) {
       const result = await runTask(runtime, { task: toolboxDemoTask(topic, world.officialUrl(topic)), model, converge: true, toolbox: index === 0 ? 'fresh' : 'keep' });
+      if (result.status !== 'completed') throw demoRunFailure(topic, result);
       rows.push(rowOf(topic, result, events));
-      if (result.status !== 'completed') break;
     }
     return { home, rows };
   } finally {
