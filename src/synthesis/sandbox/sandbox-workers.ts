@@ -59,5 +59,6 @@ export async function sandboxWorkerStatistics(): Promise<WorkerPoolStatistics> {
 
 /** Ends the idle sandbox workers now; they would end by themselves after a minute unused. */
 export async function closeIdleSandboxWorkers(): Promise<void> {
-  if (pool !== undefined) await (await pool).closeIdle();
+  const workers = await pool?.catch(() => undefined);
+  await workers?.closeIdle();
 }
