@@ -69,6 +69,10 @@ describe('the toolbox from the command line', () => {
     const shown = json(await runCli(['tools', 'show', 'count_links', '--json'], env));
     expect(shown).toMatchObject({ name: 'count_links', registered: true, toolbox: { status: 'promoted', origin: 'added', uses: 1, source: countLinksTool } });
 
+    const retested = await runCli(['tools', 'test', 'count_links', '--json'], env);
+    expect(retested.code, retested.stderr).toBe(0);
+    expect(JSON.parse(retested.stdout)).toEqual({ name: 'count_links', status: 'promoted', passed: true, failures: [], capabilities_used: ['fetch'] });
+
     const removed = await runCli(['tools', 'remove', 'count_links'], env);
     expect(removed.code).toBe(0);
     const gone = await runCli(['tools', 'show', 'count_links'], env);
@@ -79,13 +83,17 @@ describe('the toolbox from the command line', () => {
   });
 
   it('shows a failed tool from the graveyard with its failures and source, and never calls it', async () => {
+    const graveyardSource = [
+      "export const meta = { name: 'extract_dates', description: 'Finds the dates in a text.', input: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }, capabilities: [] };",
+      'export default async function run() { return []; }',
+    ].join('\n');
     const current = await manifest();
     current.tools.push({
       name: 'extract_dates',
       description: 'Finds the dates in a text.',
       status: 'failed',
       origin: 'synthesized',
-      source: 'export default async function run() { return []; }',
+      source: graveyardSource,
       test: 'export default async function test(tool, assert) { assert.deepEqual(await tool({ text: "1 May 2026" }), ["2026-05-01"]); }',
       revisions: 3,
       uses: 0,
@@ -107,7 +115,15 @@ describe('the toolbox from the command line', () => {
     expect(shown.stdout).not.toContain('return [];');
 
     const withSource = await runCli(['tools', 'show', 'extract_dates', '--source'], env);
-    expect(withSource.stdout).toContain('// tool module\nexport default async function run() { return []; }');
+    expect(withSource.stdout).toContain(`// tool module\n${graveyardSource}`);
+
+    const retested = await runCli(['tools', 'test', 'extract_dates'], env);
+    expect(retested.code).toBe(1);
+    expect(retested.stdout).toContain('extract_dates (failed) no longer passes the gate:');
+    expect(retested.stdout).toContain('assert.deepEqual failed: expected [] to deeply equal ["2026-05-01"]');
+    const unknown = await runCli(['tools', 'test', 'no_such_tool'], env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('No toolbox tool with id "no_such_tool"');
 
     const called = await runCli(['tools', 'call', 'extract_dates', '--input', '{"text": "1 May 2026"}'], env);
     expect(called.code).toBe(1);

@@ -135,6 +135,29 @@ export function registerToolsCommand(program: Command): void {
     });
 
   tools
+    .command('test')
+    .description("Put a toolbox tool's stored module and test through the verification gate again, now: the test against the tool in the sandbox, then against every stub. Reports only; the toolbox is not changed.")
+    .argument('<name>', 'toolbox tool name')
+    .option('--json', 'print the verdict as JSON')
+    .action(async (name: string, options: { json?: boolean }) => {
+      const json = options.json === true;
+      await withRuntime(json, async (runtime) => {
+        const { retestTool } = await import('../../synthesis/toolbox/index.js');
+        const { entry, verification } = await retestTool(runtime.toolbox, name, runtime.fetch);
+        const failures = verification.passed ? [] : verification.failures;
+        if (json) {
+          const verdict = { name: entry.name, status: entry.status, passed: verification.passed, failures, capabilities_used: verification.testRun.capabilitiesUsed };
+          process.stdout.write(`${JSON.stringify(verdict, null, 2)}\n`);
+        } else if (verification.passed) {
+          process.stdout.write(`${entry.name} (${entry.status}) still passes its test in the sandbox and fails every stub.\n`);
+        } else {
+          process.stdout.write(`${entry.name} (${entry.status}) no longer passes the gate:\n${failures.map((failure) => `  - ${failure}`).join('\n')}\n`);
+        }
+        return verification.passed ? EXIT.ok : EXIT.failed;
+      });
+    });
+
+  tools
     .command('remove')
     .description('Remove a synthesized or added tool from the toolbox (built-in and MCP tools cannot be removed here).')
     .argument('<name>', 'tool name')

@@ -1,5 +1,3 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import path from 'node:path';
 import { ToolDefinitionError, type GuardedFetch } from '../../core/index.js';
 import type { ToolRegistry } from '../../tools/index.js';
 import type { SandboxLimits } from '../sandbox/index.js';
@@ -7,7 +5,7 @@ import { registerPromotedTool } from './register-promoted-tools.js';
 import type { Toolbox } from './toolbox.js';
 import type { ToolboxEntry } from './toolbox-entry.js';
 import { ToolVerificationError } from './toolbox-errors.js';
-import { verifyTool } from './verify-tool.js';
+import { verifyInScratch } from './verify-in-scratch.js';
 
 export interface AddVerifiedToolOptions {
   readonly toolSource: string;
@@ -24,19 +22,7 @@ export interface AddVerifiedToolOptions {
  * and `ToolDefinitionError` when a built-in or MCP tool already has its name.
  */
 export async function addVerifiedTool(toolbox: Toolbox, registry: ToolRegistry, options: AddVerifiedToolOptions): Promise<ToolboxEntry> {
-  await mkdir(toolbox.folder, { recursive: true });
-  const scratch = await mkdtemp(path.join(toolbox.folder, 'verify-'));
-  let verification;
-  try {
-    verification = await verifyTool({
-      toolSource: options.toolSource,
-      testSource: options.testSource,
-      hostCapabilities: { fetch: options.fetch, jailRoot: scratch },
-      ...(options.limits === undefined ? {} : { limits: options.limits }),
-    });
-  } finally {
-    await rm(scratch, { recursive: true, force: true });
-  }
+  const verification = await verifyInScratch(toolbox, options);
   const tool = verification.testRun.tool;
   if (!verification.passed || tool === undefined) throw new ToolVerificationError(tool?.meta.name ?? '(unnamed tool)', verification.passed ? [] : verification.failures);
   const name = tool.meta.name;

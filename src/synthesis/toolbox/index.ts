@@ -7,3 +7,4 @@ export { TOOLBOX_MANIFEST_VERSION, emptyManifest, parseToolboxManifest, toolboxM
 export { describeVerificationFailure, verifyTool, type ToolVerification, type VerifyToolOptions } from './verify-tool.js';
 export { registerPromotedTool, registerPromotedTools } from './register-promoted-tools.js';
 export { addVerifiedTool, type AddVerifiedToolOptions } from './add-verified-tool.js';
+export { retestTool } from './retest-tool.js';
