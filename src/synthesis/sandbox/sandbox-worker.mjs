@@ -1,9 +1,8 @@
 // @ts-check
 /**
  * The sandbox worker: runs jobs one at a time, each in a fresh QuickJS instance, and reports one outcome
- * per job. It never holds a
- * real capability: each `forge.*` call becomes a message to the host, which owns fetch, files and logs,
- * and the reply comes back as JSON text. The guest therefore sees only QuickJS values built from JSON.
+ * per job. It never holds a real capability: each `forge.*` call becomes a message to the host, which
+ * owns fetch, files and logs, and the reply comes back as JSON text. The guest therefore sees only QuickJS values built from JSON.
  *
  * Plain JavaScript on purpose: Node 20 cannot start a worker from a TypeScript file, and this file has
  * to run unchanged from `src/` (tests) and `dist/` (the build emits it with `allowJs`).

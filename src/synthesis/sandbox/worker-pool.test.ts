@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runInSandbox } from './run-in-sandbox.js';
-import { closeIdleSandboxWorkers, sandboxWorkerStatistics } from './sandbox-workers.js';
+import { closeIdleSandboxWorkers, sandboxWorkerStatistics, warmSandbox } from './sandbox-workers.js';
 import { MAXIMUM_WORKERS } from './worker-pool.js';
 
 const limits = { cpuMs: 300, wallMs: 5_000, memoryBytes: 8 * 1024 * 1024 };
@@ -38,6 +38,16 @@ describe('the sandbox worker pool', () => {
     expect(await poolChange(stuck)).toMatchObject({ runs: 1, discarded: 1 });
     // Whatever was ended, the next run still gets a working sandbox.
     expect(await run('export default async function run() { return "still here"; }')).toMatchObject({ ok: true, value: 'still here' });
+  });
+
+  it('warms up ahead of a run: a worker is started and waiting before any run asks for one', async () => {
+    await sandboxWorkerStatistics();
+    await closeIdleSandboxWorkers();
+    const before = await sandboxWorkerStatistics();
+    warmSandbox();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const after = await sandboxWorkerStatistics();
+    expect({ started: after.started - before.started, idle: after.idle, runs: after.runs - before.runs }).toEqual({ started: 1, idle: 1, runs: 0 });
   });
 
   it('starts workers again after the idle ones were closed', async () => {
