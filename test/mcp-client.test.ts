@@ -96,7 +96,20 @@ describe('MCP client: remote tools as native tools', () => {
       properties: { message: { type: 'string' }, times: { type: 'integer', minimum: 1 } },
       required: ['message'],
     });
-    expect(registry.get('mcp__alpha__echo')).toMatchObject({ risk: 'low', sideEffect: 'external' });
+    // Its readOnlyHint lowers the risk, but a server's claim alone never makes a tool read-only.
+    expect(registry.get('mcp__alpha__echo')).toMatchObject({ risk: 'low', sideEffect: 'write', external: true });
+  });
+
+  it('believes readOnlyHint only for a server added with trustAnnotations, and only for tools that say it', async () => {
+    const alpha = await fixture({ name: 'alpha', tools: { echo: echoTool('alpha'), erase: { ...echoTool('alpha'), annotations: { readOnlyHint: false, destructiveHint: true } } } });
+    const { manager, registry, store } = await harness([alpha]);
+
+    const status = await manager.add({ name: 'alpha', url: alpha.url, transport: 'streamable-http', trustAnnotations: true });
+
+    expect(status.trustAnnotations).toBe(true);
+    expect(registry.get('mcp__alpha__echo')?.sideEffect).toBe('read');
+    expect(registry.get('mcp__alpha__erase')).toMatchObject({ sideEffect: 'write', risk: 'high' });
+    expect((await store.mcpServers.get('alpha'))?.trustAnnotations).toBe(true);
   });
 
   it('validates input against the remote schema before anything is sent, naming the bad field', async () => {

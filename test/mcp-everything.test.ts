@@ -45,7 +45,7 @@ describe('MCP client against @modelcontextprotocol/server-everything', () => {
 
     expect(status.state).toBe('connected');
     expect(status.tools).toEqual(expect.arrayContaining(['mcp__everything__echo', 'mcp__everything__get-sum', 'mcp__everything__get-tiny-image']));
-    for (const name of status.tools) expect(runtime.registry.get(name)?.sideEffect).toBe('external');
+    for (const name of status.tools) expect(runtime.registry.get(name)).toMatchObject({ external: true, sideEffect: 'write' });
     expect(runtime.registry.specification('mcp__everything__get-sum')?.inputSchema).toMatchObject({ properties: { a: { type: 'number' }, b: { type: 'number' } } });
   });
 

@@ -163,6 +163,11 @@ export interface McpServerRecord {
   readonly sealedHeaders: string | null;
   /** Remote tool names to register; null registers every tool the server offers. */
   readonly enabledTools: readonly string[] | null;
+  /**
+   * Whether the server's `readOnlyHint` annotations are believed. False by default: its tools are then
+   * all treated as tools that may write, so a skill replay proves every argument before calling them.
+   */
+  readonly trustAnnotations: boolean;
   readonly createdAt: string;
   readonly updatedAt: string;
 }

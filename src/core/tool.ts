@@ -6,10 +6,11 @@ import type { UtilityModel } from './model.js';
 export type RiskLevel = 'low' | 'medium' | 'high';
 
 /**
- * What a tool touches. `external` means it talks to the outside world: its output is content Forge did
- * not write and is always wrapped in the untrusted-content boundary before a model sees it.
+ * Whether a call can change anything: `read` never does (a lookup, a search, a page read); `write` may
+ * (it sends, cancels, stores, pays). A skill replay proves every argument of a `write` call before it
+ * runs; when a tool cannot say, it is `write`.
  */
-export type SideEffect = 'read' | 'write' | 'external';
+export type SideEffect = 'read' | 'write';
 
 /** Everything a tool may use while it runs. Tools reach the network only through `fetch`. */
 export interface ToolContext {
@@ -38,8 +39,29 @@ export interface Tool<Input = unknown, Output = unknown> {
    */
   readonly inputJsonSchema?: Readonly<Record<string, unknown>>;
   readonly risk: RiskLevel;
+  /** The most any call can do; `sideEffectOf` narrows it per input where the tool knows better. */
   readonly sideEffect: SideEffect;
+  /**
+   * Its output is content Forge did not write (the web, a remote server, a sandboxed tool that fetched):
+   * always wrapped in the untrusted-content boundary before a model sees it.
+   */
+  readonly external?: boolean;
   execute(input: Input, context: ToolContext): Promise<Output>;
+}
+
+/** A tool whose side effect depends on its input: `http_request` reads with GET and may write with POST. */
+export interface InputDependentSideEffect {
+  /** The side effect of a call with this (validated) input. */
+  sideEffectOf(input: unknown): SideEffect;
+}
+
+export function hasInputDependentSideEffect(tool: object): tool is InputDependentSideEffect {
+  return typeof (tool as Partial<InputDependentSideEffect>).sideEffectOf === 'function';
+}
+
+/** What one call of `tool` with `input` can do: the tool's own per-input answer, else its declared side effect. */
+export function callSideEffect(tool: Pick<Tool, 'sideEffect'>, input: unknown): SideEffect {
+  return hasInputDependentSideEffect(tool) ? tool.sideEffectOf(input) : tool.sideEffect;
 }
 
 /** Registry names: what every provider accepts. */
@@ -51,7 +73,7 @@ export type AnyTool = Tool<any, unknown>;
 
 /** Declares a tool with its input type inferred from the zod schema. */
 export function defineTool<Schema extends z.ZodType, Output>(
-  tool: Omit<Tool<z.infer<Schema>, Output>, 'inputSchema'> & { readonly inputSchema: Schema },
+  tool: Omit<Tool<z.infer<Schema>, Output>, 'inputSchema'> & { readonly inputSchema: Schema; sideEffectOf?(input: z.infer<Schema>): SideEffect },
 ): Tool<z.infer<Schema>, Output> {
   return tool as unknown as Tool<z.infer<Schema>, Output>;
 }

@@ -509,8 +509,8 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
       const sealed = 'v1.nonce.ciphertext.tag';
 
       it('creates a server, gets it back by name and lists servers in the order they were added', async () => {
-        const created = await store.mcpServers.create({ name: 'docs', transport: 'streamable-http', url: 'https://mcp.example.org/mcp', sealedHeaders: sealed, enabledTools: null });
-        await store.mcpServers.create({ name: 'alpha', transport: 'sse', url: 'https://legacy.example.org/sse', sealedHeaders: null, enabledTools: ['echo', 'get-sum'] });
+        const created = await store.mcpServers.create({ name: 'docs', transport: 'streamable-http', url: 'https://mcp.example.org/mcp', sealedHeaders: sealed, enabledTools: null, trustAnnotations: false });
+        await store.mcpServers.create({ name: 'alpha', transport: 'sse', url: 'https://legacy.example.org/sse', sealedHeaders: null, enabledTools: ['echo', 'get-sum'], trustAnnotations: true });
 
         expect(created).toEqual({
           name: 'docs',
@@ -518,26 +518,27 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
           url: 'https://mcp.example.org/mcp',
           sealedHeaders: sealed,
           enabledTools: null,
+          trustAnnotations: false,
           createdAt: expect.stringMatching(isoUtc),
           updatedAt: created.createdAt,
         });
         expect(await store.mcpServers.get('docs')).toEqual(created);
         expect(await store.mcpServers.get('missing')).toBeUndefined();
-        expect((await store.mcpServers.list()).map((server) => [server.name, server.enabledTools])).toEqual([
-          ['docs', null],
-          ['alpha', ['echo', 'get-sum']],
+        expect((await store.mcpServers.list()).map((server) => [server.name, server.enabledTools, server.trustAnnotations])).toEqual([
+          ['docs', null, false],
+          ['alpha', ['echo', 'get-sum'], true],
         ]);
       });
 
       it('refuses a second server with a taken name and keeps the first', async () => {
-        const first = await store.mcpServers.create({ name: 'docs', transport: 'streamable-http', url: 'https://one.example.org/mcp', sealedHeaders: null, enabledTools: null });
+        const first = await store.mcpServers.create({ name: 'docs', transport: 'streamable-http', url: 'https://one.example.org/mcp', sealedHeaders: null, enabledTools: null, trustAnnotations: false });
 
-        await expect(store.mcpServers.create({ name: 'docs', transport: 'sse', url: 'https://two.example.org/sse', sealedHeaders: null, enabledTools: null })).rejects.toBeInstanceOf(DuplicateRecordError);
+        await expect(store.mcpServers.create({ name: 'docs', transport: 'sse', url: 'https://two.example.org/sse', sealedHeaders: null, enabledTools: null, trustAnnotations: false })).rejects.toBeInstanceOf(DuplicateRecordError);
         expect(await store.mcpServers.list()).toEqual([first]);
       });
 
       it('updates only the given fields, clears enabled tools with null, and deletes', async () => {
-        const created = await store.mcpServers.create({ name: 'docs', transport: 'streamable-http', url: 'https://mcp.example.org/mcp', sealedHeaders: sealed, enabledTools: ['echo'] });
+        const created = await store.mcpServers.create({ name: 'docs', transport: 'streamable-http', url: 'https://mcp.example.org/mcp', sealedHeaders: sealed, enabledTools: ['echo'], trustAnnotations: false });
 
         const updated = await store.mcpServers.update('docs', { url: 'https://moved.example.org/mcp', enabledTools: null });
 

@@ -5,6 +5,7 @@ import {
   RunCancelledError,
   ToolExecutionError,
   ToolInputError,
+  callSideEffect,
   describeError,
   type AnyTool,
   type ApprovalGate,
@@ -79,7 +80,7 @@ async function authorize(tool: AnyTool, input: unknown, request: DispatchRequest
     callId: request.callId,
     tool: tool.name,
     risk: tool.risk,
-    sideEffect: tool.sideEffect,
+    sideEffect: callSideEffect(tool, input),
     input,
   };
   const verdict = await environment.policy.decide(policyRequest);
@@ -117,7 +118,7 @@ export async function dispatchToolCall(request: DispatchRequest, environment: Di
     } catch (error) {
       throw ForgeError.isInstance(error) ? error : new ToolExecutionError(tool.name, error instanceof Error ? error.message : String(error), error);
     }
-    const untrusted = tool.sideEffect === 'external';
+    const untrusted = tool.external === true;
     const capped = capToolOutput(serialize(value), environment.outputLimit ?? DEFAULT_OUTPUT_LIMIT);
     const output = untrusted ? wrapUntrusted(tool.name, capped.text) : capped.text;
     const durationMs = performance.now() - started;

@@ -25,6 +25,7 @@ function statusJson(status: McpServerStatus) {
     tools: status.tools,
     skipped_tools: status.skippedTools,
     enabled_tools: status.enabledTools,
+    trust_annotations: status.trustAnnotations,
   };
 }
 
@@ -69,14 +70,15 @@ FORGE_ALLOW_HOSTS, like any other self-hosted service.`,
     .option('--header <name=value>', 'a header sent with every request, e.g. "Authorization=Bearer <token>" (repeatable; stored encrypted)', collectHeader, {})
     .option('--transport <kind>', 'streamable-http (default), sse (the older HTTP+SSE transport) or stdio', parseTransport, 'streamable-http' as McpTransportKind)
     .option('--tool <names...>', 'register only these remote tools (default: all)')
+    .option('--trust-annotations', "believe the server's readOnlyHint annotations (default: every tool is treated as one that may write)")
     .option('--allow-stdio', 'allow a stdio server, which runs a local program (local CLI only; a server never allows it)')
     .option('--json', 'print JSON')
     .addHelpText('after', `\nExamples:\n  $ forge mcp add docs https://mcp.example.org/mcp --header "Authorization=Bearer $TOKEN"\n  $ FORGE_ALLOW_HOSTS=127.0.0.1:3001 forge mcp add local http://127.0.0.1:3001/mcp`)
-    .action(async (name: string, url: string, options: { header: Record<string, string>; transport: McpTransportKind; tool?: string[]; allowStdio?: boolean; json?: boolean }) => {
+    .action(async (name: string, url: string, options: { header: Record<string, string>; transport: McpTransportKind; tool?: string[]; trustAnnotations?: boolean; allowStdio?: boolean; json?: boolean }) => {
       const json = options.json === true;
       await withRuntime(json, async (runtime) => {
         const target = options.transport === 'stdio' ? JSON.stringify(url.split(/\s+/).filter((part) => part !== '')) : url;
-        const status = await runtime.mcp.add({ name, url: target, transport: options.transport, headers: options.header, enabledTools: options.tool ?? null });
+        const status = await runtime.mcp.add({ name, url: target, transport: options.transport, headers: options.header, enabledTools: options.tool ?? null, trustAnnotations: options.trustAnnotations === true });
         print(json, { server: statusJson(status) }, `Added ${status.name}: ${status.tools.length} tools registered.\n${status.tools.map((tool) => `  ${tool}\n`).join('')}`);
         return EXIT.ok;
       }, options.allowStdio === true ? { mcp: { stdio: 'allow' } } : {});

@@ -5,7 +5,7 @@ import { fromJsonColumn, toJsonColumn } from '../json-column.js';
 import { constraintViolation } from './constraint-violation.js';
 import { onlyRow, readNullableText, readText } from './row-values.js';
 
-const serverColumns = 'name, transport, url, sealed_headers, enabled_tools, created_at, updated_at';
+const serverColumns = 'name, transport, url, sealed_headers, enabled_tools, trust_annotations, created_at, updated_at';
 
 // A fixed list, so only these names ever reach the SQL text, whatever keys an update object carries.
 const updatableColumns = {
@@ -23,10 +23,10 @@ export class LibsqlMcpServerStore implements McpServerStore {
     const now = new Date().toISOString();
     try {
       const result = await this.client.execute({
-        sql: `INSERT INTO mcp_servers (name, transport, url, sealed_headers, enabled_tools, created_at, updated_at)
-              VALUES (?, ?, ?, ?, ?, ?, ?)
+        sql: `INSERT INTO mcp_servers (name, transport, url, sealed_headers, enabled_tools, trust_annotations, created_at, updated_at)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?)
               RETURNING ${serverColumns}`,
-        args: [server.name, server.transport, server.url, server.sealedHeaders, enabledToolsColumn(server.enabledTools), now, now],
+        args: [server.name, server.transport, server.url, server.sealedHeaders, enabledToolsColumn(server.enabledTools), server.trustAnnotations ? 1 : 0, now, now],
       });
       return serverFromRow(onlyRow(result.rows));
     } catch (error) {
@@ -81,6 +81,7 @@ function serverFromRow(row: Row): McpServerRecord {
     url: readText(row, 'url'),
     sealedHeaders: readNullableText(row, 'sealed_headers'),
     enabledTools: enabledTools === undefined ? null : (enabledTools as string[]),
+    trustAnnotations: Number(row['trust_annotations']) === 1,
     createdAt: readText(row, 'created_at'),
     updatedAt: readText(row, 'updated_at'),
   };

@@ -11,9 +11,9 @@ export interface SynthesizedToolOptions {
   readonly onUse?: (name: string) => Promise<void>;
 }
 
+/** `fs` writes files and `fetch` may send any method, so either may change state; `log` alone only reads. */
 function sideEffectOf(entry: ToolboxEntry): SideEffect {
-  if (entry.capabilities.includes('fetch')) return 'external';
-  return entry.capabilities.includes('fs') ? 'write' : 'read';
+  return entry.capabilities.includes('fetch') || entry.capabilities.includes('fs') ? 'write' : 'read';
 }
 
 function riskOf(entry: ToolboxEntry): RiskLevel {
@@ -25,7 +25,7 @@ function riskOf(entry: ToolboxEntry): RiskLevel {
  * schema derived from the module's own JSON Schema, the policy judges it like any other tool, and every
  * call runs the verified source in a fresh sandbox with exactly its declared capabilities, fetching
  * through the run's guarded fetch. A tool that uses the network is `external`, so its output is
- * wrapped as untrusted.
+ * wrapped as untrusted; one that may fetch or write files is a `write` tool.
  */
 export function createSynthesizedTool(entry: ToolboxEntry, options: SynthesizedToolOptions): AnyTool {
   return {
@@ -35,6 +35,7 @@ export function createSynthesizedTool(entry: ToolboxEntry, options: SynthesizedT
     inputJsonSchema: entry.input_schema,
     risk: riskOf(entry),
     sideEffect: sideEffectOf(entry),
+    external: entry.capabilities.includes('fetch'),
     async execute(input, context) {
       const result = await runInSandbox({
         source: entry.source,

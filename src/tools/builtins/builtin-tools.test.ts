@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ConfigurationError } from '../../core/index.js';
+import { ConfigurationError, callSideEffect } from '../../core/index.js';
 import { createBuiltinTools } from './index.js';
 
 function inputProperties(schema: z.ZodType): { properties: string[]; required: string[] } {
@@ -16,7 +16,15 @@ describe('createBuiltinTools', () => {
     expect(inputProperties(webSearch!.inputSchema)).toEqual({ properties: ['max_results', 'query'], required: ['query'] });
     expect(inputProperties(readUrl!.inputSchema)).toEqual({ properties: ['url'], required: ['url'] });
     expect(inputProperties(httpRequest!.inputSchema)).toEqual({ properties: ['body', 'headers', 'method', 'url'], required: ['method', 'url'] });
-    for (const tool of tools) expect(tool.sideEffect).toBe('external');
+    for (const tool of tools) expect(tool.external).toBe(true);
+  });
+
+  it('declares what each call can do: searching and reading read, an HTTP request writes unless its method is safe', () => {
+    const [webSearch, readUrl, httpRequest] = createBuiltinTools({});
+    expect([webSearch!.sideEffect, readUrl!.sideEffect, httpRequest!.sideEffect]).toEqual(['read', 'read', 'write']);
+    const effectOf = (method: string) => callSideEffect(httpRequest!, { method, url: 'https://example.org' });
+    expect(['GET', 'HEAD', 'OPTIONS'].map(effectOf)).toEqual(['read', 'read', 'read']);
+    expect(['POST', 'PUT', 'PATCH', 'DELETE'].map(effectOf)).toEqual(['write', 'write', 'write', 'write']);
   });
 
   it('bounds max_results to 1-20', () => {

@@ -14,6 +14,9 @@ export interface HttpRequestOutput {
   readonly truncated: boolean;
 }
 
+/** Methods that only read (RFC 9110 "safe" methods): a call with any other may change remote state. */
+const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /** `http_request({method, url, headers?, body?})`: one HTTP call through the guarded fetch. */
 export const httpRequestTool = defineTool({
   name: 'http_request',
@@ -25,9 +28,11 @@ export const httpRequestTool = defineTool({
     headers: z.record(z.string(), z.string()).optional().describe('Request headers, e.g. {"content-type": "application/json"}.'),
     body: z.string().optional().describe('The request body as text (e.g. serialized JSON).'),
   }),
-  // It can change remote state with any method; the policy decides per call, seeing the input.
+  // It can change remote state with any method but the safe ones; the policy decides per call, seeing the input.
   risk: 'medium',
-  sideEffect: 'external',
+  sideEffect: 'write',
+  external: true,
+  sideEffectOf: ({ method }) => (SAFE_METHODS.has(method) ? 'read' : 'write'),
   async execute(input, context): Promise<HttpRequestOutput> {
     const response = await context.fetch(input.url, {
       method: input.method,

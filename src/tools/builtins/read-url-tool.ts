@@ -27,7 +27,8 @@ export const readUrlTool = defineTool({
     url: z.string().trim().min(1).describe('The absolute http(s) URL to read.'),
   }),
   risk: 'low',
-  sideEffect: 'external',
+  sideEffect: 'read',
+  external: true,
   async execute(input, context): Promise<ReadUrlOutput> {
     const response = await context.fetch(input.url, { headers: { accept }, signal: context.signal });
     if (response.status >= 400) {

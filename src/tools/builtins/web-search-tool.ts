@@ -41,7 +41,8 @@ export function createWebSearchTool(config: SearchConfig): Tool<z.infer<typeof w
       'Search the web and get a ranked list of results (url, title, snippet). Non-English queries are translated to English first when a utility model is available. Read a result with read_url.',
     inputSchema: webSearchInputSchema,
     risk: 'low',
-    sideEffect: 'external',
+    sideEffect: 'read',
+    external: true,
     async execute(input, context): Promise<WebSearchOutput> {
       const provider = selectSearchProvider(config);
       const translation = await translateQuery(input.query, context.utilityModel, context.signal);

@@ -63,6 +63,8 @@ export interface McpServerDefinition {
   readonly headers?: Readonly<Record<string, string>>;
   /** Remote tool names to register; omitted or null for every tool. */
   readonly enabledTools?: readonly string[] | null;
+  /** Believe the server's `readOnlyHint` annotations (default false: every tool may write). */
+  readonly trustAnnotations?: boolean;
 }
 
 interface ServerEntry {
@@ -133,6 +135,7 @@ export class McpConnectionManager {
       url: definition.url,
       sealedHeaders: Object.keys(headers).length === 0 ? null : this.options.secrets.seal(JSON.stringify(headers)),
       enabledTools: definition.enabledTools ?? null,
+      trustAnnotations: definition.trustAnnotations === true,
       createdAt: '',
       updatedAt: '',
     };
@@ -320,7 +323,7 @@ export class McpConnectionManager {
     for (const [registryName, remote] of wanted) {
       if (entry.registered.has(registryName)) continue;
       try {
-        this.options.registry.register(createRemoteTool(entry.record.name, remote, (name, args, signal) => this.call(entry, name, args, signal)));
+        this.options.registry.register(createRemoteTool(entry.record.name, remote, (name, args, signal) => this.call(entry, name, args, signal), { trustAnnotations: entry.record.trustAnnotations }));
         entry.registered.set(registryName, remote);
       } catch (error) {
         skipped.push({ name: remote.name, reason: describeError(error).message });
@@ -414,6 +417,7 @@ export class McpConnectionManager {
       tools: [...entry.registered.keys()],
       skippedTools: entry.skipped,
       enabledTools: entry.record.enabledTools,
+      trustAnnotations: entry.record.trustAnnotations,
     };
   }
 }

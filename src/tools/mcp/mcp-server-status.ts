@@ -28,6 +28,8 @@ export interface McpServerStatus {
   /** Remote tools the server offers that are not registered, with why (not enabled, or a name clash). */
   readonly skippedTools: readonly { readonly name: string; readonly reason: string }[];
   readonly enabledTools: readonly string[] | null;
+  /** Whether its tools' `readOnlyHint` annotations are believed (`--trust-annotations`). */
+  readonly trustAnnotations: boolean;
 }
 
 /** A registered remote tool, as `forge mcp tools <name>` shows it. */

@@ -10,15 +10,22 @@ import { mcpToolName } from './mcp-tool-name.js';
  */
 export type RemoteCall = (remoteName: string, args: Record<string, unknown>, signal: AbortSignal) => Promise<CallToolResult>;
 
+/** How far Forge believes what a server says about its own tools. */
+export interface RemoteToolTrust {
+  /** Believe `readOnlyHint: true` (the server was added with `--trust-annotations`). */
+  readonly trustAnnotations: boolean;
+}
+
 /**
  * A remote MCP tool as an ordinary registry tool, named `mcp__{server}__{tool}` (see `mcpToolName`).
  * Its model-facing schema is the server's own JSON Schema, unchanged; the same schema validates input
  * in dispatch. It is `external` (its output is content Forge did not write, so dispatch wraps it as
  * untrusted) and its risk follows the server's annotations: read-only tools are `low`, tools that say
- * they are destructive are `high`, the rest `medium`. Policy, approvals and output capping apply through
- * the normal dispatch, like any tool.
+ * they are destructive are `high`, the rest `medium`. It is a `write` tool, as the MCP specification's
+ * defaults assume a tool may be, unless the server is trusted and the tool says `readOnlyHint: true`.
+ * Policy, approvals and output capping apply through the normal dispatch, like any tool.
  */
-export function createRemoteTool(serverName: string, remote: McpTool, call: RemoteCall): AnyTool {
+export function createRemoteTool(serverName: string, remote: McpTool, call: RemoteCall, trust: RemoteToolTrust = { trustAnnotations: false }): AnyTool {
   const description = remote.description ?? remote.annotations?.title ?? remote.title ?? remote.name;
   return {
     name: mcpToolName(serverName, remote.name),
@@ -26,7 +33,8 @@ export function createRemoteTool(serverName: string, remote: McpTool, call: Remo
     inputSchema: inputSchemaFromJsonSchema(remote.inputSchema),
     inputJsonSchema: remote.inputSchema,
     risk: riskOf(remote),
-    sideEffect: 'external',
+    sideEffect: trust.trustAnnotations && remote.annotations?.readOnlyHint === true ? 'read' : 'write',
+    external: true,
     async execute(input: Record<string, unknown>, context) {
       return callResultValue(serverName, remote.name, await call(remote.name, input, context.signal));
     },
