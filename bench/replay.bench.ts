@@ -61,8 +61,8 @@ try {
   let skillName: string | undefined;
   for (const topic of WORLD_TOPICS) {
     const agent = await runTask(runtime, { task: worldTask(topic.name), maxRetries: 0 });
-    if (skillName === undefined) skillName = (await saveSkillFromRun(runtime, agent.run_id, { name: 'latest-release-notes' })).name;
-    const replay = await runSkill(runtime, { skill: skillName, inputs: { topic: topic.name } });
+    if (skillName === undefined) skillName = (await saveSkillFromRun(runtime, agent.run_id, { name: 'latest-release-notes' })).document.name;
+    const replay = await runSkill(runtime, { skill: skillName!, inputs: { topic: topic.name } });
     const chosen = replay.steps[1]?.resolutions[0];
     rows.push({
       topic: topic.name,

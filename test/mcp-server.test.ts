@@ -89,8 +89,8 @@ describe('Forge as an MCP server, used by the official SDK client', () => {
     runtime.registry.register(lookupTool);
     runtime.registry.register(hiddenTool);
     runtime.bus.subscribe((event) => events.push(event));
-    await runtime.store.skills.save({ id: factSkill.id, name: factSkill.name, description: factSkill.description, document: factSkill });
-    await runtime.store.skills.save({ id: 'skill-unpublished', name: 'unpublished', description: 'Not published.', document: { ...factSkill, id: 'skill-unpublished', name: 'unpublished' } });
+    await runtime.store.skills.save({ id: factSkill.id, name: factSkill.name, description: factSkill.description, document: factSkill, note: 'saved' });
+    await runtime.store.skills.save({ id: 'skill-unpublished', name: 'unpublished', description: 'Not published.', document: { ...factSkill, id: 'skill-unpublished', name: 'unpublished' }, note: 'saved' });
     // Bound first so the Host allow-list can name the real port; requests arrive only after the client connects.
     listener = await listenHttp({ host: '127.0.0.1', port: 0, handle: (request, response) => endpoint.handle(request, response) });
     endpoint = createRuntimeMcpEndpoint(runtime, {

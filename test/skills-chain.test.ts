@@ -81,7 +81,7 @@ describe('skills: a three-step dependency chain (look up an id, fetch the record
     for (const tool of [findCustomer, getCustomerV1, sendEmail]) runtime.registry.register(tool);
     const recorded = await runTask(runtime, { task: 'Email the account summary to customer alice', maxRetries: 0 });
     expect(recorded).toMatchObject({ status: 'completed', llm_calls: 4 });
-    skill = await saveSkillFromRun(runtime, recorded.run_id, { name: 'email-account-summary' });
+    skill = (await saveSkillFromRun(runtime, recorded.run_id, { name: 'email-account-summary', constants: ['steps[2].subject'] })).document;
   });
 
   afterAll(async () => {
@@ -93,13 +93,15 @@ describe('skills: a three-step dependency chain (look up an id, fetch the record
   it('binds the id to the lookup result (keyed by the name) and the address to the record', () => {
     expect(Object.keys(skill.variables_schema.properties)).toEqual(['name']);
     expect(skill.steps.map((step) => step.arguments)).toEqual([
-      [{ path: 'name', binding: { kind: 'variable', name: 'name' } }],
-      [{ path: 'id', binding: expect.objectContaining({ kind: 'step-result', step: 0, path: 'matches[1].id', collection: 'matches[*].id', key_field: { field: 'name', variable: 'name' } }) }],
+      [{ path: 'name', binding: { kind: 'input', name: 'name' } }],
+      [{ path: 'id', binding: { kind: 'selected', selection: 'match', field: 'id' } }],
       [
-        { path: 'to', binding: expect.objectContaining({ kind: 'step-result', step: 1, path: 'email', collection: null }) },
-        { path: 'subject', binding: { kind: 'constant', value: 'Your account summary' } },
+        { path: 'to', binding: { kind: 'result', step: 1, path: 'email' } },
+        { path: 'subject', binding: { kind: 'constant', value: 'Your account summary', pinned: true } },
       ],
     ]);
+    expect(skill.steps.map((step) => step.side_effect)).toEqual(['read', 'read', 'write']);
+    expect(skill.selections).toEqual([{ name: 'match', cardinality: 'one', steps: [0], collection: 'matches[*]', field: 'id', scoring: 'none', conditions: [{ field: 'name', operator: 'equals', operand: { input: 'name' } }], recorded: ['c-102'] }]);
   });
 
   it('replays for another customer with zero model calls, every dependent value by heuristic', async () => {
@@ -109,7 +111,9 @@ describe('skills: a three-step dependency chain (look up an id, fetch the record
     expect(replay).toMatchObject({ status: 'completed', mode: 'guided', llm_calls: 0 });
     expect(mock.getRequests().length).toBe(requestsBefore);
     expect(replay.steps.map((step) => step.arguments)).toEqual([{ name: 'bob' }, { id: 'c-207' }, { to: 'bob@example.org', subject: 'Your account summary' }]);
-    expect(replay.steps.flatMap((step) => step.resolutions.map((resolution) => resolution.strategy))).toEqual(['user_input', 'heuristic', 'heuristic']);
+    expect(replay.steps.flatMap((step) => step.resolutions.map((resolution) => resolution.strategy))).toEqual(['user_input', 'heuristic', 'heuristic', 'constant']);
+    expect(replay.steps.flatMap((step) => step.resolutions.map((resolution) => resolution.proven))).toEqual([true, true, true, true]);
+    expect(replay.writes).toEqual([{ step: 2, tool: 'send_email', arguments: { to: 'bob@example.org', subject: 'Your account summary' }, made: true, ok: true, error: null }]);
     expect(sentEmails.at(-1)).toEqual({ to: 'bob@example.org', subject: 'Your account summary' });
   });
 
@@ -135,7 +139,7 @@ describe('skills: a three-step dependency chain (look up an id, fetch the record
 
     expect(replay.steps.map((step) => step.ok)).toEqual([true, true, true]);
     expect(replay.status).toBe('failed');
-    expect(replay.stale).toBe('output contract failed: step 2 result lacks "sent", "to"; the last step (2) returned nothing');
+    expect(replay.stale).toBe('output contract failed: step 2 result lacks "sent", "to"');
     expect(await runtime.store.skills.get('email-account-summary')).toMatchObject({ status: 'stale', staleReason: replay.stale });
     expect((await runtime.store.events.list(replay.run_id)).filter((event) => event.type === 'skill-stale')).toHaveLength(1);
   });

@@ -52,7 +52,7 @@ describe('skills: record on one topic, replay on every other topic of the fixtur
       FORGE_RESOLVE: world.resolve,
     });
     recordedRun = await runTask(runtime, { task: worldTask(recordedTopic.name), maxRetries: 0 });
-    skill = await saveSkillFromRun(runtime, recordedRun.run_id, { name: 'latest-release-notes' });
+    skill = (await saveSkillFromRun(runtime, recordedRun.run_id, { name: 'latest-release-notes' })).document;
   });
 
   afterAll(async () => {
@@ -73,12 +73,13 @@ describe('skills: record on one topic, replay on every other topic of the fixtur
       additionalProperties: false,
     });
     expect(skill.steps[0]!.arguments).toEqual([
-      { path: 'query', binding: { kind: 'template', template: '{{topic}} latest release' } },
-      { path: 'max_results', binding: { kind: 'constant', value: 10 } },
+      { path: 'query', binding: { kind: 'template', template: '{{topic}} latest release', slots: { topic: { kind: 'input', name: 'topic' } } } },
+      { path: 'max_results', binding: { kind: 'constant', value: 10, pinned: false } },
     ]);
+    expect(skill.steps.map((step) => step.side_effect)).toEqual(['read', 'read']);
     const url = skill.steps[1]!.arguments[0]!;
-    expect(url.path).toBe('url');
-    expect(url.binding).toMatchObject({ kind: 'step-result', step: 0, collection: 'results[*].url', value_kind: 'url', recorded: world.officialUrl('lumen') });
+    expect(url).toEqual({ path: 'url', binding: { kind: 'selected', selection: 'result', field: 'url' } });
+    expect(skill.selections).toEqual([{ name: 'result', cardinality: 'one', steps: [0], collection: 'results[*]', field: 'url', scoring: 'url', conditions: [], recorded: [world.officialUrl('lumen')] }]);
     expect(skill.tools.map((tool) => tool.name)).toEqual(['web_search', 'read_url']);
     expect(skill.provenance).toMatchObject({ run_id: recordedRun.run_id, model: 'openai:gpt-4.1-mini' });
   });
@@ -162,7 +163,7 @@ describe('skills: record on one topic, replay on every other topic of the fixtur
     expect(report.problems).toEqual([]);
     expect(report.passed).toBe(true);
     expect(report.steps.map((step) => [step.tool, step.matches, step.strategies])).toEqual([
-      ['web_search', true, ['query: user_input']],
+      ['web_search', true, ['query: user_input', 'steps[0].max_results: constant']],
       ['read_url', true, ['steps[1].url: heuristic']],
     ]);
     expect(world.requests.length).toBe(worldRequests);
@@ -170,10 +171,11 @@ describe('skills: record on one topic, replay on every other topic of the fixtur
   });
 
   it('forge skill test: fails, saying where, when the bindings no longer lead to what was recorded', async () => {
-    const codeHostUrl = (skill.recording.steps[0]!.result as { results: { url: string }[] }).results.find((result) => result.url.includes('github.com'))!.url;
+    const recording = skill.recordings[0]!;
+    const codeHostUrl = (recording.steps[0]!.result as { results: { url: string }[] }).results.find((result) => result.url.includes('github.com'))!.url;
     const tampered: SkillDocument = {
       ...skill,
-      recording: { ...skill.recording, steps: [skill.recording.steps[0]!, { ...skill.recording.steps[1]!, input: { url: codeHostUrl } }] },
+      recordings: [{ ...recording, steps: [recording.steps[0]!, { ...recording.steps[1]!, input: { url: codeHostUrl } }] }],
     };
 
     const report = await testSkillAgainstRecording(tampered, runtime.registry, runtime);

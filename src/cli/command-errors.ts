@@ -1,7 +1,8 @@
 import { ConfigurationError, ForgeError, ModelNotConfiguredError, describeError, type ErrorInfo, type RunStatus } from '../core/index.js';
 
 /** Exit codes of the `forge` command. */
-export const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
+/** `refused`: a skill replay stopped before a write it could not prove (a safe failure; that step wrote nothing). */
+export const EXIT = { ok: 0, failed: 1, usage: 2, refused: 3, cancelled: 130 } as const;
 
 /** An error as the terminal shows it: `forge: <message>` and, when there is one, an indented hint. */
 export function errorLines(info: ErrorInfo): string {
@@ -11,6 +12,7 @@ export function errorLines(info: ErrorInfo): string {
 /** The exit code for how a run ended. */
 export function exitCodeForRun(status: RunStatus): number {
   if (status === 'completed') return EXIT.ok;
+  if (status === 'refused') return EXIT.refused;
   return status === 'cancelled' ? EXIT.cancelled : EXIT.failed;
 }
 

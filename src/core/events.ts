@@ -7,10 +7,11 @@ import { z } from 'zod';
  * reader validates with them. Names are noun-verb; a lifecycle closes with `end`.
  */
 
-export const haltReasonSchema = z.enum(['final_answer', 'converged', 'cap', 'cancelled', 'error']);
+/** `refused`: a skill replay stopped before a write it could not prove (a safe failure: nothing was sent). */
+export const haltReasonSchema = z.enum(['final_answer', 'converged', 'cap', 'cancelled', 'error', 'refused']);
 export type HaltReason = z.infer<typeof haltReasonSchema>;
 
-export const runStatusSchema = z.enum(['running', 'completed', 'failed', 'cancelled']);
+export const runStatusSchema = z.enum(['running', 'completed', 'failed', 'cancelled', 'refused']);
 export type RunStatus = z.infer<typeof runStatusSchema>;
 
 export const policyDecisionKindSchema = z.enum(['allow', 'require_approval', 'block']);
@@ -23,7 +24,12 @@ export const tokenUsageSchema = z.object({ input: z.number().int().nonnegative()
 
 export const toolStatusSchema = z.enum(['draft', 'testing', 'failed', 'promoted']);
 export const planStepStatusSchema = z.enum(['pending', 'in_progress', 'done', 'blocked']);
-export const resolutionStrategySchema = z.enum(['user_input', 'heuristic', 'llm_rescue', 'text_passthrough', 'default']);
+/**
+ * How a replayed value was obtained: the caller's input, a deterministic rule over fresh results, a
+ * validated rescue choice, text handed on, the recorded value as a last resort (`default`: never good
+ * enough for a write), or a constant of the skill (`constant`: only pinned ones may be written).
+ */
+export const resolutionStrategySchema = z.enum(['user_input', 'heuristic', 'llm_rescue', 'text_passthrough', 'default', 'constant']);
 
 const envelope = {
   ts: z.string(),
@@ -136,11 +142,19 @@ export const eventSchemas = {
     step: z.number().int().nonnegative(),
     tool: z.string(),
     arguments: z.record(z.string(), z.unknown()),
+    /** Whether the call can write; absent in older logs. */
+    side_effect: z.enum(['read', 'write']).optional(),
+    /** False when the step was resolved but not run: a write in a dry run. Absent in older logs. */
+    executed: z.boolean().optional(),
     resolutions: z.array(
       z.object({
         name: z.string(),
         strategy: resolutionStrategySchema,
         value: z.unknown(),
+        /** Why the value is what it is, in words (`step 1 result at order_id`); absent in older logs. */
+        because: z.string().optional(),
+        /** Whether it is proven for this replay (a write sends only proven values); absent in older logs. */
+        proven: z.boolean().optional(),
         candidates: z.number().int().nonnegative().optional(),
         /** Every candidate considered, with its heuristic score when one was computed. */
         scores: z.array(z.object({ value: z.unknown(), score: z.number().nullable() })).optional(),

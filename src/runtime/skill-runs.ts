@@ -1,59 +1,137 @@
-import { NotFoundError, type SkillRecord, type UtilityModel } from '../core/index.js';
+import { ConfigurationError, NotFoundError, type SkillRecord, type UtilityModel } from '../core/index.js';
 import { createRunEmitter } from '../events/index.js';
 import { CostMeter, createUtilityModel, defaultModelSlug, resolveModel, type ResolvedModel } from '../llm/index.js';
 import { RunRecorder, runLogPath } from '../runlog/index.js';
 import {
-  matchSkill,
+  extractSkillInputs,
+  matchSkillForTask,
+  mergeRecording,
   parseSkillDocument,
+  pinConstants,
+  refuseReplay,
   replaySkill,
   replayTaskText,
   skillFromRunEvents,
+  unpinnedWriteConstants,
   validateSkillInputs,
+  type InputExtraction,
   type ReplayModeOption,
   type SkillDocument,
   type SkillReplayResult,
 } from '../skills/index.js';
 import { newRunId, runTask, type ForgeRuntime, type RunTaskOptions, type RunTaskResult } from './forge-runtime.js';
 
-/** Reads a stored skill and its document; a clear error when there is none by that id or name. */
-export async function loadSkill(runtime: ForgeRuntime, idOrName: string): Promise<{ record: SkillRecord; document: SkillDocument }> {
-  const record = await runtime.store.skills.get(idOrName);
-  if (record === undefined) throw new NotFoundError('skill', idOrName, 'List the stored skills with `forge skill list`, or save one from a run with `forge skill save <run-id>`.');
+/** `name`, `id` or `name@3` (a version): how every command names a skill. */
+export function parseSkillReference(reference: string): { idOrName: string; version: number | undefined } {
+  const match = /^(.+)@(\d+)$/.exec(reference);
+  return match === null ? { idOrName: reference, version: undefined } : { idOrName: match[1]!, version: Number(match[2]) };
+}
+
+/** Reads a stored skill (at a version, with `name@n`) and its document; a clear error when there is none. */
+export async function loadSkill(runtime: ForgeRuntime, reference: string): Promise<{ record: SkillRecord; document: SkillDocument }> {
+  const { idOrName, version } = parseSkillReference(reference);
+  const record = await runtime.store.skills.get(idOrName, version);
+  if (record === undefined) {
+    if (version !== undefined && (await runtime.store.skills.get(idOrName)) !== undefined) {
+      throw new NotFoundError('skill version', reference, `List its versions with \`forge skill versions ${idOrName}\`.`);
+    }
+    throw new NotFoundError('skill', reference, 'List the stored skills with `forge skill list`, or save one from a run with `forge skill save <run-id>`.');
+  }
   return { record, document: parseSkillDocument(record.document) };
 }
 
-/** Abstracts a finished run (from its stored events) into a skill and stores it under its name. */
-export async function saveSkillFromRun(runtime: ForgeRuntime, runId: string, options: { name?: string; description?: string } = {}): Promise<SkillDocument> {
-  const events = await runtime.store.events.list(runId);
-  if (events.length === 0) throw new NotFoundError('run', runId, 'Use a run id printed by `forge run` (its --json output has run_id).');
-  const document = skillFromRunEvents(events, runtime.registry, options);
-  const saved = await runtime.store.skills.save({ id: document.id, name: document.name, description: document.description, document });
-  return { ...document, id: saved.id };
+export interface SaveSkillFromRunOptions {
+  readonly name?: string;
+  readonly description?: string;
+  /** Arguments to pin as constants (`steps[2].subject`). */
+  readonly constants?: readonly string[];
+  /** Add the run as another recording of this stored skill instead of saving a new one. */
+  readonly into?: string;
 }
 
-/** Stores an imported skill document (any known format version) under its name. */
-export async function importSkill(runtime: ForgeRuntime, value: unknown): Promise<SkillDocument> {
-  const document = parseSkillDocument(value);
-  const saved = await runtime.store.skills.save({ id: document.id, name: document.name, description: document.description, document });
-  return { ...document, id: saved.id };
+/** A saved skill, with the write arguments it sends as constants (each makes a replay refuse until pinned). */
+export interface SavedSkill {
+  readonly document: SkillDocument;
+  readonly version: number;
+  readonly write_constants: readonly { readonly name: string; readonly value: unknown }[];
+}
+
+async function store(runtime: ForgeRuntime, document: SkillDocument, note: string, parentVersion?: number): Promise<SavedSkill> {
+  const saved = await runtime.store.skills.save({ id: document.id, name: document.name, description: document.description, document, note, ...(parentVersion === undefined ? {} : { parentVersion }) });
+  const stored = { ...document, id: saved.id };
+  return { document: stored, version: saved.version, write_constants: unpinnedWriteConstants(stored) };
+}
+
+/**
+ * Abstracts a finished run (from its stored events) into a skill and stores it as a new version under
+ * its name; with `into`, adds the run as another recording of that skill (arguments that differ across
+ * recordings become inputs or stay bound, never constants).
+ */
+export async function saveSkillFromRun(runtime: ForgeRuntime, runId: string, options: SaveSkillFromRunOptions = {}): Promise<SavedSkill> {
+  const events = await runtime.store.events.list(runId);
+  if (events.length === 0) throw new NotFoundError('run', runId, 'Use a run id printed by `forge run` (its --json output has run_id).');
+  if (options.into !== undefined) {
+    const { document: existing } = await loadSkill(runtime, options.into);
+    const addition = skillFromRunEvents(events, runtime.registry, { constants: options.constants ?? [] });
+    const merged = mergeRecording(existing, addition);
+    return store(runtime, merged, `recording from run ${runId} added`);
+  }
+  const document = skillFromRunEvents(events, runtime.registry, {
+    ...(options.name === undefined ? {} : { name: options.name }),
+    ...(options.description === undefined ? {} : { description: options.description }),
+    ...(options.constants === undefined ? {} : { constants: options.constants }),
+  });
+  return store(runtime, document, `saved from run ${runId}`);
+}
+
+/** Stores an imported skill document (any known format version) as a new version under its name. */
+export async function importSkill(runtime: ForgeRuntime, value: unknown): Promise<SavedSkill> {
+  return store(runtime, parseSkillDocument(value), 'imported');
+}
+
+/** Pins arguments as constants (`steps[2].subject`): a new version; the write gate then lets them through. */
+export async function editSkill(runtime: ForgeRuntime, reference: string, edit: { readonly constants: readonly string[] }): Promise<SavedSkill> {
+  if (edit.constants.length === 0) throw new ConfigurationError('--constant', 'names no argument to pin.', 'Name one or more arguments, e.g. --constant steps[2].subject (see `forge skill show`).');
+  const { record, document } = await loadSkill(runtime, reference);
+  return store(runtime, pinConstants(document, edit.constants), `pinned ${edit.constants.join(', ')}`, record.version);
+}
+
+/** Makes an older version current again, as a new version whose lineage points at it. */
+export async function rollbackSkill(runtime: ForgeRuntime, name: string, version: number): Promise<SavedSkill> {
+  const { record } = await loadSkill(runtime, `${parseSkillReference(name).idOrName}@${version}`);
+  return store(runtime, parseSkillDocument(record.document), `rolled back to version ${version}`, version);
 }
 
 export interface RunSkillOptions {
-  /** A stored skill's id or name, or a document in hand. */
+  /** A stored skill's id, name or `name@n`, or a document in hand. */
   readonly skill: string | SkillDocument;
   readonly inputs: Readonly<Record<string, unknown>>;
+  /**
+   * Read the inputs from this free-text task inside the replay's run (deterministically where it can,
+   * else one small structured call on the run's model, counted): `forge run --skills`. A task that does
+   * not say a required input ends the run `refused` before anything runs.
+   */
+  readonly extractFrom?: { readonly task: string; readonly templateInputs?: Readonly<Record<string, string>> };
   readonly mode?: ReplayModeOption;
+  /** The request in the user's words, shown to the rescue. */
+  readonly request?: string;
+  /** Resolve every value, run the reads, make no write: report what each write would send. */
+  readonly dryRun?: boolean;
   /** Ask a model for a summary of the fresh results at the end (one metered call). */
   readonly summarize?: boolean;
   /** The model for the summary, and for the rescue when FORGE_RESCUE_MODEL is unset. */
   readonly model?: string | ResolvedModel;
+  /** A rescue model built in code (tests, benchmarks); FORGE_RESCUE_MODEL and the run's model otherwise. */
+  readonly rescueModel?: ResolvedModel;
   readonly signal?: AbortSignal;
   /** Why `forge run --skills` chose this skill: opens the replay's log as a `skill-match` event. */
-  readonly match?: { readonly reason: string; readonly inputs: Readonly<Record<string, unknown>> };
+  readonly match?: { readonly reason: string };
 }
 
 export interface RunSkillResult extends SkillReplayResult {
   readonly log_file: string;
+  /** How the inputs were read from the task, when they were (`forge run --skills`). */
+  readonly extraction: InputExtraction | null;
 }
 
 function optionalModel(runtime: ForgeRuntime, explicit: string | ResolvedModel | undefined): ResolvedModel | undefined {
@@ -66,35 +144,50 @@ function optionalModel(runtime: ForgeRuntime, explicit: string | ResolvedModel |
   }
 }
 
+function rescueModelFor(runtime: ForgeRuntime, options: Pick<RunSkillOptions, 'rescueModel'>, runModel: ResolvedModel | undefined): ResolvedModel | undefined {
+  if (options.rescueModel !== undefined) return options.rescueModel;
+  const rescueSlug = runtime.config.env['FORGE_RESCUE_MODEL']?.trim();
+  return rescueSlug !== undefined && rescueSlug !== '' ? resolveModel(rescueSlug, runtime.config.env, 'FORGE_RESCUE_MODEL') : runModel;
+}
+
 /**
  * Replays a skill as a recorded run (store row, run log, events) like any other. The rescue uses
  * FORGE_RESCUE_MODEL, else the run's model; with no model configured at all a guided replay still runs
- * and falls back past the rescue. Inputs are checked before a run is created. A replay that finds the
- * skill stale marks it stale in the store.
+ * and goes past the rescue (a write then refuses rather than guess). Given inputs are checked before a
+ * run is created. A replay that finds the skill stale marks it stale in the store.
  */
 export async function runSkill(runtime: ForgeRuntime, options: RunSkillOptions): Promise<RunSkillResult> {
-  const { store, config } = runtime;
+  const { store: skillStore, config } = runtime;
   const loaded = typeof options.skill === 'string' ? await loadSkill(runtime, options.skill) : undefined;
   const document = loaded?.document ?? (options.skill as SkillDocument);
-  validateSkillInputs(document, options.inputs);
+  if (options.extractFrom === undefined) validateSkillInputs(document, options.inputs);
   const runModel = optionalModel(runtime, options.model);
-  const rescueSlug = config.env['FORGE_RESCUE_MODEL']?.trim();
-  const rescueModel = rescueSlug !== undefined && rescueSlug !== '' ? resolveModel(rescueSlug, config.env, 'FORGE_RESCUE_MODEL') : runModel;
+  const rescueModel = rescueModelFor(runtime, options, runModel);
   if (options.summarize === true && runModel === undefined) resolveModel(defaultModelSlug(config.env), config.env, 'FORGE_MODEL');
 
   const runId = newRunId();
-  await store.runs.create({ id: runId, task: `skill ${document.name}: ${replayTaskText(document, options.inputs)}`, model: rescueModel?.slug ?? 'none', conversationId: null });
+  await skillStore.runs.create({ id: runId, task: options.extractFrom?.task ?? `skill ${document.name}: ${replayTaskText(document, options.inputs)}`, model: rescueModel?.slug ?? 'none', conversationId: null });
   const logFile = runLogPath(config.home, runId);
-  const recorder = new RunRecorder(runtime.bus, runId, logFile, store);
+  const recorder = new RunRecorder(runtime.bus, runId, logFile, skillStore);
   const emitter = createRunEmitter(runtime.bus, runId);
   const meter = new CostMeter(runId);
-  if (options.match !== undefined) emitter.emit({ type: 'skill-match', decision: 'replay', skill: document.name, reason: options.match.reason, inputs: { ...options.match.inputs } });
   const utility = (model: ResolvedModel | undefined): UtilityModel | undefined => (model === undefined ? undefined : createUtilityModel(model, meter, emitter.emit));
   let result: SkillReplayResult;
+  let extraction: InputExtraction | null = null;
   try {
-    result = await replaySkill({
+    let inputs = options.inputs;
+    if (options.extractFrom !== undefined) {
+      extraction = await extractSkillInputs(document, options.extractFrom.task, {
+        ...(options.extractFrom.templateInputs === undefined ? {} : { fromTemplate: options.extractFrom.templateInputs }),
+        ...(runModel === undefined ? {} : { model: utility(runModel)! }),
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+      });
+      inputs = extraction.inputs;
+    }
+    if (options.match !== undefined) emitter.emit({ type: 'skill-match', decision: 'replay', skill: document.name, reason: `${options.match.reason}${extraction === null ? '' : `; inputs read ${extraction.method}`}`, inputs: { ...inputs } });
+    const replay = {
       document,
-      inputs: options.inputs,
+      inputs,
       mode: options.mode ?? 'auto',
       registry: runtime.registry,
       policy: runtime.policy,
@@ -102,26 +195,33 @@ export async function runSkill(runtime: ForgeRuntime, options: RunSkillOptions):
       emitter,
       meter,
       toolContext: { fetch: runtime.fetch, utilityModel: undefined },
+      ...(options.request === undefined ? {} : { request: options.request }),
+      ...(options.dryRun === true ? { dryRun: true } : {}),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(rescueModel === undefined ? {} : { rescueModel: utility(rescueModel)! }),
       ...(options.summarize === true && runModel !== undefined ? { summaryModel: utility(runModel)! } : {}),
-    });
+    };
+    result =
+      extraction !== null && extraction.missing.length > 0
+        ? refuseReplay(replay, `the task does not say ${extraction.missing.map((name) => `"${name}"`).join(', ')}`, `Give ${extraction.missing.length === 1 ? 'it' : 'them'} yourself (forge skill run ${document.name} ${extraction.missing.map((name) => `--input ${name}=<value>`).join(' ')}), or run the task without --skills to use the full agent.`)
+        : await replaySkill(replay);
   } finally {
     await recorder.close();
   }
-  if (result.stale !== null && loaded !== undefined) await store.skills.setStatus(loaded.record.id, 'stale', result.stale);
-  return { ...result, log_file: logFile };
+  if (result.stale !== null && loaded !== undefined) await skillStore.skills.setStatus(loaded.record.id, 'stale', result.stale);
+  return { ...result, log_file: logFile, extraction };
 }
 
-/** What `forge run --skills` did: replayed a matching skill, or ran the full agent. */
+/** What `forge run --skills` did: replayed (or refused to replay) a matching skill, or ran the full agent. */
 export type SkillAwareRunResult = (RunSkillResult & { readonly replayed_skill: string }) | (RunTaskResult & { readonly replayed_skill: null });
 
 /**
- * `forge run --skills`: when an active stored skill reads the task (see `matchSkill`), replay it instead
- * of running the full agent; otherwise run the agent. Either way the run's log opens with a `skill-match`
- * event giving the decision and its reason.
+ * `forge run --skills`: chooses the stored skill for a free-text task (see `matchSkillForTask`: a
+ * wrong match must stay rarer than a missed one), reads its inputs from the task and replays it; a
+ * task that does not say a required input is refused (nothing runs, the run says which input). When
+ * no skill fits, the full agent runs. Either way the run's log opens with a `skill-match` event.
  */
-export async function runTaskWithSkills(runtime: ForgeRuntime, options: RunTaskOptions): Promise<SkillAwareRunResult> {
+export async function runTaskWithSkills(runtime: ForgeRuntime, options: RunTaskOptions & Pick<RunSkillOptions, 'rescueModel'>): Promise<SkillAwareRunResult> {
   const documents: SkillDocument[] = [];
   for (const record of await runtime.store.skills.list()) {
     if (record.status !== 'active') continue;
@@ -131,13 +231,16 @@ export async function runTaskWithSkills(runtime: ForgeRuntime, options: RunTaskO
       // An unreadable stored skill cannot match; `forge skill show` reports why.
     }
   }
-  const match = matchSkill(options.task, documents);
+  const match = matchSkillForTask(options.task, documents);
   if (match.matched) {
     const replayed = await runSkill(runtime, {
       skill: match.skill.name,
-      inputs: match.inputs,
-      match: { reason: match.reason, inputs: match.inputs },
+      inputs: {},
+      extractFrom: { task: options.task, ...(match.inputs === undefined ? {} : { templateInputs: match.inputs }) },
+      request: options.task,
+      match: { reason: match.reason },
       ...(options.model === undefined ? {} : { model: options.model }),
+      ...(options.rescueModel === undefined ? {} : { rescueModel: options.rescueModel }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
     return { ...replayed, replayed_skill: match.skill.name };

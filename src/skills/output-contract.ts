@@ -1,5 +1,5 @@
 import { jsonLeaves } from './json-path.js';
-import type { OutputContract } from './skill-document.js';
+import type { OutputContract } from './document/skill-document.js';
 
 type ResultType = OutputContract['steps'][number]['type'];
 
@@ -32,6 +32,16 @@ export function outputContractFrom(results: readonly unknown[]): OutputContract 
     })),
     final_non_empty: true,
   };
+}
+
+/** What one fresh result breaks of its step's contract (type and recorded keys); empty when it holds. */
+export function stepContractViolations(contract: OutputContract, index: number, result: unknown): string[] {
+  const expected = contract.steps[index];
+  if (expected === undefined) return [];
+  const type = typeOf(result);
+  if (type !== expected.type) return [`step ${index} returned ${type} where the recording returned ${expected.type}`];
+  const missing = expected.keys.filter((key) => !Object.hasOwn(result as object, key));
+  return missing.length > 0 ? [`step ${index} result lacks ${missing.map((key) => `"${key}"`).join(', ')}`] : [];
 }
 
 /** What a replay's results break of the contract: one line per violation, empty when it holds. */

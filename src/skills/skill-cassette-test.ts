@@ -4,7 +4,7 @@ import { InProcessEventBus, createRunEmitter } from '../events/index.js';
 import { CostMeter } from '../llm/index.js';
 import { ToolRegistry } from '../tools/index.js';
 import { replaySkill } from './replay/replay-skill.js';
-import type { SkillDocument } from './skill-document.js';
+import type { Recording, SkillDocument } from './document/skill-document.js';
 import { toolSchemaProblems } from './skill-health.js';
 
 function canonical(value: unknown): string {
@@ -22,12 +22,12 @@ function canonical(value: unknown): string {
  * recorded result. Any other input is an error naming the tool, so a binding that resolves differently
  * than when recorded cannot pass unnoticed. Nothing reaches the network.
  */
-export function cassetteRegistry(document: SkillDocument, live: ToolRegistry): ToolRegistry {
+export function cassetteRegistry(recording: Recording, live: ToolRegistry): ToolRegistry {
   const registry = new ToolRegistry();
-  for (const name of new Set(document.recording.steps.map((step) => step.tool))) {
+  for (const name of new Set(recording.steps.map((step) => step.tool))) {
     const liveTool: AnyTool | undefined = live.get(name);
     const inputSchema = liveTool?.inputSchema ?? z.record(z.string(), z.unknown());
-    const recorded = document.recording.steps
+    const recorded = recording.steps
       .filter((step) => step.tool === name)
       .map((step) => {
         const parsed = inputSchema.safeParse(step.input ?? {});
@@ -39,7 +39,8 @@ export function cassetteRegistry(document: SkillDocument, live: ToolRegistry): T
         description: liveTool?.description ?? `Recorded ${name}`,
         inputSchema,
         risk: 'low',
-        sideEffect: 'read',
+        // The same side effect as the live tool, so the write gate judges the replay as it would live.
+        sideEffect: liveTool?.sideEffect ?? 'write',
         async execute(input: unknown) {
           const hit = recorded.find((entry) => entry.input === canonical(input));
           if (hit === undefined) throw new Error(`the cassette has no recorded ${name} call with input ${canonical(input)}`);
@@ -51,36 +52,42 @@ export function cassetteRegistry(document: SkillDocument, live: ToolRegistry): T
   return registry;
 }
 
-/** What `forge skill test` found: per step, whether the replay asked what the recording asked. */
+/** One step of a recording replayed against it: whether the replay asked what the recording asked. */
+export interface SkillTestStep {
+  readonly index: number;
+  readonly tool: string;
+  readonly expected: unknown;
+  readonly actual: unknown;
+  readonly matches: boolean;
+  readonly strategies: readonly string[];
+}
+
+/** What `forge skill test` found: per recording the skill was generalised from, per step. */
 export interface SkillTestReport {
   readonly skill: string;
   readonly passed: boolean;
   readonly problems: readonly string[];
-  readonly steps: readonly { readonly index: number; readonly tool: string; readonly expected: unknown; readonly actual: unknown; readonly matches: boolean; readonly strategies: readonly string[] }[];
+  /** The steps of the first recording (the one the skill was saved from). */
+  readonly steps: readonly SkillTestStep[];
+  readonly recordings: readonly { readonly run_id: string; readonly passed: boolean; readonly problems: readonly string[]; readonly steps: readonly SkillTestStep[] }[];
 }
 
-/**
- * Re-runs a skill on its recorded inputs against its recorded tool outputs (a cassette), offline and
- * without any model: each step must resolve to exactly the arguments recorded, the output contract must
- * hold, and the live tools' schemas must still match. This checks a skill's bindings without touching
- * the world.
- */
-export async function testSkillAgainstRecording(document: SkillDocument, live: ToolRegistry, access: { policy: Policy; approvals: ApprovalGate }): Promise<SkillTestReport> {
-  const problems = toolSchemaProblems(document, live);
+async function testOneRecording(document: SkillDocument, recording: Recording, live: ToolRegistry, access: { policy: Policy; approvals: ApprovalGate }) {
   const bus = new InProcessEventBus();
-  const emitter = createRunEmitter(bus, `skill-test-${document.id}`);
+  const emitter = createRunEmitter(bus, `skill-test-${document.id}-${recording.run_id}`);
   const replay = await replaySkill({
     document,
-    inputs: document.recording.inputs,
+    inputs: recording.inputs,
     mode: 'guided',
-    registry: cassetteRegistry(document, live),
+    request: recording.task,
+    registry: cassetteRegistry(recording, live),
     policy: access.policy,
     approvals: access.approvals,
     emitter,
     meter: new CostMeter(null),
     toolContext: { fetch: refuseNetwork, utilityModel: undefined },
   });
-  const steps = document.recording.steps.map((recorded, index) => {
+  const steps = recording.steps.map((recorded, index): SkillTestStep => {
     const actual = replay.steps[index]?.arguments;
     const tool = live.get(recorded.tool);
     const parsed = tool?.inputSchema.safeParse(recorded.input);
@@ -95,9 +102,23 @@ export async function testSkillAgainstRecording(document: SkillDocument, live: T
     };
   });
   const mismatches = steps.filter((step) => !step.matches).map((step) => `step ${step.index} (${step.tool}) resolved ${canonical(step.actual)} where the recording has ${canonical(step.expected)}`);
-  const failure = replay.error === null || problems.length > 0 ? [] : [`${replay.error.name}: ${replay.error.message}`];
-  const allProblems = [...problems, ...mismatches, ...failure];
-  return { skill: document.name, passed: allProblems.length === 0, problems: allProblems, steps };
+  const failure = replay.error === null ? [] : [`${replay.error.name}: ${replay.error.message}`];
+  const problems = [...mismatches, ...failure];
+  return { run_id: recording.run_id, passed: problems.length === 0, problems, steps };
+}
+
+/**
+ * Re-runs a skill on each recording it was generalised from, with that recording's inputs, against
+ * that recording's tool outputs (a cassette), offline and without any model: each step must resolve to
+ * exactly the arguments recorded, the output contract must hold, no write may be refused, and the live
+ * tools' schemas must still match. This checks a skill's bindings without touching the world.
+ */
+export async function testSkillAgainstRecording(document: SkillDocument, live: ToolRegistry, access: { policy: Policy; approvals: ApprovalGate }): Promise<SkillTestReport> {
+  const schemaProblems = toolSchemaProblems(document, live);
+  const recordings = [];
+  for (const recording of document.recordings) recordings.push(await testOneRecording(document, recording, live, access));
+  const problems = schemaProblems.length > 0 ? schemaProblems : recordings.flatMap((recording) => (document.recordings.length === 1 ? recording.problems : recording.problems.map((problem) => `recording ${recording.run_id}: ${problem}`)));
+  return { skill: document.name, passed: problems.length === 0, problems, steps: recordings[0]!.steps, recordings };
 }
 
 const refuseNetwork: GuardedFetch = async (url) => {

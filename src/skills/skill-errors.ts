@@ -70,3 +70,26 @@ export class SkillResolutionError extends ForgeError {
     this.value = value;
   }
 }
+
+/**
+ * A replay stopped before a step that writes because it could not prove what it would send: an
+ * argument that is a recorded constant or a recorded fallback, a value it could not resolve, or a state
+ * the recording relied on that the fresh results no longer show. Nothing was written by that step (a
+ * safe failure); the replay's `writes` lists what earlier steps wrote.
+ */
+export class SkillRefusedError extends ForgeError {
+  readonly skill: string;
+  /** The step that would have written; null when the replay refused before any step (an input the task did not say). */
+  readonly step: number | null;
+  readonly tool: string | null;
+  /** One line per argument or precondition that failed, naming it and why. */
+  readonly reasons: readonly string[];
+  constructor(skill: string, step: number | null, tool: string | null, reasons: readonly string[], hint: string) {
+    const where = step === null ? 'before running anything' : `before step ${step} (${tool}) could write`;
+    super({ name: 'SkillRefusedError', message: `Skill "${skill}" refused ${where}: ${reasons.join('; ')}`, hint });
+    this.skill = skill;
+    this.step = step;
+    this.tool = tool;
+    this.reasons = reasons;
+  }
+}

@@ -1,6 +1,6 @@
 import type { ToolRegistry } from '../tools/index.js';
 import { schemaHash } from './schema-hash.js';
-import type { SkillDocument } from './skill-document.js';
+import type { SkillDocument } from './document/skill-document.js';
 
 /**
  * Why the tools in `registry` no longer fit the skill: a tool it needs is gone, or a tool's input

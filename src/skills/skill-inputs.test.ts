@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../core/index.js';
-import { parseSkillDocument } from './skill-document.js';
+import { parseSkillDocument } from './document/parse-skill-document.js';
 import { SkillInputError } from './skill-errors.js';
 import { parseInputPairs, validateSkillInputs } from './skill-inputs.js';
 
-const skill = parseSkillDocument(JSON.parse(readFileSync(new URL('./document-corpus/v1-current.json', import.meta.url), 'utf8')));
+const skill = parseSkillDocument(JSON.parse(readFileSync(new URL('./document/corpus/v1-legacy.json', import.meta.url), 'utf8')));
 
 function inputError(raw: Record<string, unknown>): SkillInputError {
   try {

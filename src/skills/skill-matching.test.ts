@@ -1,15 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseSkillDocument, type SkillDocument } from './skill-document.js';
+import { parseSkillDocument } from './document/parse-skill-document.js';
+import type { SkillDocument } from './document/skill-document.js';
 import { matchSkill, readTaskInputs } from './skill-matching.js';
 
-const topResults = parseSkillDocument(JSON.parse(readFileSync(new URL('./document-corpus/v1-current.json', import.meta.url), 'utf8')));
+const topResults = parseSkillDocument(JSON.parse(readFileSync(new URL('./document/corpus/v1-legacy.json', import.meta.url), 'utf8')));
 const releaseNotes: SkillDocument = {
   ...topResults,
   name: 'latest-release-notes',
   task_template: 'Find the latest release of {{topic}}, choose the official documentation and summarize what changed.',
   variables_schema: { type: 'object', properties: { topic: { type: 'string', description: 'topic', examples: ['lumen'] } }, required: ['topic'], additionalProperties: false },
-  steps: [{ tool: 'web_search', arguments: [{ path: 'query', binding: { kind: 'variable', name: 'topic' } }] }],
+  steps: [{ tool: 'web_search', side_effect: 'read', arguments: [{ path: 'query', binding: { kind: 'input', name: 'topic' } }], preconditions: [] }],
 };
 
 describe('skill matching', () => {

@@ -1,4 +1,4 @@
-import type { SkillDocument, VariablesSchema } from './skill-document.js';
+import type { SkillDocument, VariablesSchema } from './document/skill-document.js';
 
 /**
  * What a customer of a packaged skill sees: the contract (name, description, the input form's schema,

@@ -1,5 +1,5 @@
 import type { ForgeEvent, TokenUsage } from '../core/index.js';
-import { structuredToolResult } from './tool-output.js';
+import { resultData } from './result-data.js';
 
 /** The model call whose answer asked for a tool call. */
 export interface TraceModelCall {
@@ -16,7 +16,7 @@ export interface TraceStep {
   readonly tool: string;
   /** The input as the tool received it (after schema validation). */
   readonly input: unknown;
-  /** The result read back as data (JSON parsed) or text; null when the call failed. */
+  /** The result as skills read it (`resultData` of what the model saw); null when the call failed. */
   readonly result: unknown;
   /** The text the model was shown for this call. */
   readonly output: string;
@@ -74,7 +74,7 @@ export function traceFromEvents(events: readonly ForgeEvent[]): Trace {
           callId: event.call_id,
           tool: event.tool,
           input: start?.input ?? null,
-          result: failed ? null : structuredToolResult(event.output),
+          result: failed ? null : resultData(event.output),
           output: failed ? '' : event.output,
           error: failed ? event.error.message : null,
           durationMs: event.duration_ms,

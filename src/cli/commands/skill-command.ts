@@ -1,67 +1,33 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { ConfigurationError } from '../../core/index.js';
-import type { ArgumentBinding, ReplayModeOption, SkillDocument } from '../../skills/index.js';
-import { EXIT, errorLines, exitCodeForRun } from '../command-errors.js';
+import type { ReplayModeOption } from '../../skills/index.js';
+import { EXIT, errorLines, exitCodeForRun, parsePositiveInteger } from '../command-errors.js';
 import { withRuntime } from '../with-runtime.js';
 
 function print(json: boolean, value: unknown, text: () => string): void {
   process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : text());
 }
 
-function describeBinding(binding: ArgumentBinding): string {
-  switch (binding.kind) {
-    case 'constant':
-      return `constant ${JSON.stringify(binding.value)}`;
-    case 'variable':
-      return `input {{${binding.name}}}`;
-    case 'template':
-      return `template ${JSON.stringify(binding.template)}`;
-    case 'step-result':
-      if (binding.prefix !== null || binding.suffix !== null) return `text of step ${binding.step} after ${JSON.stringify(binding.prefix)}`;
-      return `step ${binding.step} result ${binding.collection === null ? binding.path : `one of ${binding.collection}`}${binding.key_field === null ? '' : ` where ${binding.key_field.field} = {{${binding.key_field.variable}}}`}${binding.value_kind === 'url' ? ' (URL scoring)' : ''}`;
-    case 'text':
-      return `text handed on from step ${binding.step}${binding.path === '' ? '' : ` (${binding.path})`}`;
-  }
-}
-
-function showText(document: SkillDocument, status: string, staleReason: string | null, dependent: readonly string[]): string {
-  const variables = Object.entries(document.variables_schema.properties)
-    .map(([name, variable]) => `  ${name}  ${variable.type}${document.variables_schema.required.includes(name) ? ', required' : ''}  e.g. ${JSON.stringify(variable.examples[0])}  ${variable.description}`)
-    .join('\n');
-  const steps = document.steps
-    .map((step, index) => `  ${index}. ${step.tool}\n${step.arguments.map(({ path, binding }) => `       ${path} ← ${describeBinding(binding)}`).join('\n')}`)
-    .join('\n');
-  return `${document.name}  (${status}${staleReason === null ? '' : `: ${staleReason}`})
-${document.description}
-
-task template: ${document.task_template}
-recorded from run ${document.provenance.run_id} (${document.provenance.model})
-
-inputs:
-${variables || '  (none)'}
-
-steps:
-${steps}
-
-resolved at replay: ${dependent.join(', ') || '(nothing: replays deterministically)'}
-`;
-}
-
 /** The modules behind the skill commands, loaded on use so `forge --help` and other commands start fast. */
 async function skillModules() {
-  const [runtime, skills, view] = await Promise.all([import('../../runtime/index.js'), import('../../skills/index.js'), import('../run-view.js')]);
-  return { ...runtime, ...skills, ...view };
+  const [runtime, skills, view, text] = await Promise.all([import('../../runtime/index.js'), import('../../skills/index.js'), import('../run-view.js'), import('../skill-view.js')]);
+  return { ...runtime, ...skills, ...view, ...text };
 }
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
+function writeConstantsNote(constants: readonly { name: string; value: unknown }[], skill: string): string {
+  if (constants.length === 0) return '';
+  return `\nnote: ${constants.length} write argument${constants.length === 1 ? ' is a constant' : 's are constants'} from the recording (${constants.map((constant) => `${constant.name} = ${JSON.stringify(constant.value)}`).join(', ')}); a replay refuses before that write until you pin ${constants.length === 1 ? 'it' : 'them'}: forge skill edit ${skill} ${constants.map((constant) => `--constant ${constant.name}`).join(' ')}\n`;
+}
+
 export function registerSkillCommand(program: Command): void {
   const skill = program
     .command('skill')
-    .description('Save a successful run as a skill and replay it with zero (or almost zero) model calls.')
+    .description('Save a successful run as a skill and replay it with zero (or almost zero) model calls; writes are made only with proven values.')
     .addHelpText(
       'after',
       `
@@ -69,38 +35,47 @@ Lifecycle:
   $ forge run "Find the latest release of lumen, choose the official documentation and summarize what changed."
   $ forge skill save <run-id> --name latest-release-notes
   $ forge skill run latest-release-notes --input topic=tessera --json
-  $ forge run --skills "Find the latest release of kestrel, choose the official documentation and summarize what changed."`,
+  $ forge run --skills "Find the latest release of kestrel, choose the official documentation and summarize what changed."
+
+Skills are named by name, id, or name@<version> (forge skill versions <name> lists them).`,
     );
 
   skill
     .command('save')
-    .description('Abstract a finished run into a skill: user inputs become {{variables}}, values from earlier results stay bound to them.')
+    .description('Abstract a finished run into a skill: request values become {{variables}}, values from earlier results stay bound to them, write values nothing explains become inputs.')
     .argument('<run-id>', 'the run to save (its id is in `forge run --json`)')
     .option('--name <name>', 'kebab-case name (default: derived from the task)')
     .option('--description <text>', 'what the skill does')
-    .option('--json', 'print the skill document')
-    .action(async (runId: string, options: { name?: string; description?: string; json?: boolean }) => {
+    .option('--constant <steps[i].path...>', 'pin these arguments as constants (they never change; a write may then send them)')
+    .option('--into <skill>', 'add the run as another recording of this skill (same tools in the same order) instead of saving a new one')
+    .option('--json', 'print the saved skill')
+    .action(async (runId: string, options: { name?: string; description?: string; constant?: string[]; into?: string; json?: boolean }) => {
       await withRuntime(options.json === true, async (runtime) => {
         const modules = await skillModules();
-        const document = await modules.saveSkillFromRun(runtime, runId, {
+        const saved = await modules.saveSkillFromRun(runtime, runId, {
           ...(options.name === undefined ? {} : { name: options.name }),
           ...(options.description === undefined ? {} : { description: options.description }),
+          ...(options.constant === undefined ? {} : { constants: options.constant }),
+          ...(options.into === undefined ? {} : { into: options.into }),
         });
-        print(options.json === true, document, () => `saved skill ${document.name}\n\n${showText(document, 'active', null, modules.dependentValueNames(document))}`);
+        const { document } = saved;
+        print(options.json === true, { ...document, skill_version: saved.version, write_constants: saved.write_constants }, () =>
+          `${options.into === undefined ? 'saved' : 'added the recording to'} skill ${document.name}@${saved.version}\n\n${modules.skillText(document, { status: 'active', staleReason: null, version: saved.version, currentVersion: saved.version, dependent: modules.dependentValueNames(document), writeConstants: saved.write_constants })}${writeConstantsNote(saved.write_constants, document.name)}`,
+        );
         return EXIT.ok;
       });
     });
 
   skill
     .command('list')
-    .description('List stored skills with their status.')
+    .description('List stored skills with their status and current version.')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
       await withRuntime(options.json === true, async (runtime) => {
         const records = await runtime.store.skills.list();
-        const rows = records.map((record) => ({ id: record.id, name: record.name, status: record.status, stale_reason: record.staleReason, description: record.description, updated_at: record.updatedAt }));
+        const rows = records.map((record) => ({ id: record.id, name: record.name, version: record.currentVersion, status: record.status, stale_reason: record.staleReason, description: record.description, updated_at: record.updatedAt }));
         print(options.json === true, { skills: rows }, () =>
-          rows.length === 0 ? 'No skills yet. Save one from a run: forge skill save <run-id>\n' : rows.map((row) => `${row.name}  ${row.status}${row.stale_reason === null ? '' : ` (${row.stale_reason})`}  ${row.description}\n`).join(''),
+          rows.length === 0 ? 'No skills yet. Save one from a run: forge skill save <run-id>\n' : rows.map((row) => `${row.name}@${row.version}  ${row.status}${row.stale_reason === null ? '' : ` (${row.stale_reason})`}  ${row.description}\n`).join(''),
         );
         return EXIT.ok;
       });
@@ -108,8 +83,8 @@ Lifecycle:
 
   skill
     .command('show')
-    .description('Show a skill: its inputs, steps and where each argument comes from.')
-    .argument('<skill>', 'name or id')
+    .description('Show a skill: its inputs, choices, steps, where each argument comes from, what it writes, and the recordings it was generalised from.')
+    .argument('<skill>', 'name, id or name@<version>')
     .option('--json', 'print the whole skill document')
     .option('--product', 'only what a customer of the packaged skill sees (no steps, no recording)')
     .action(async (name: string, options: { json?: boolean; product?: boolean }) => {
@@ -120,22 +95,28 @@ Lifecycle:
           print(true, modules.skillProductView(document), () => '');
           return EXIT.ok;
         }
-        print(options.json === true, { ...document, status: record.status, stale_reason: record.staleReason }, () => showText(document, record.status, record.staleReason, modules.dependentValueNames(document)));
+        const writeConstants = modules.unpinnedWriteConstants(document);
+        print(options.json === true, { ...document, status: record.status, stale_reason: record.staleReason, skill_version: record.version, current_version: record.currentVersion, write_constants: writeConstants }, () =>
+          modules.skillText(document, { status: record.status, staleReason: record.staleReason, version: record.version, currentVersion: record.currentVersion, dependent: modules.dependentValueNames(document), writeConstants }),
+        );
         return EXIT.ok;
       });
     });
 
   skill
     .command('run')
-    .description('Replay a skill: deterministic when every value is known, guided (cheapest resolution first) otherwise.')
-    .argument('<skill>', 'name or id')
-    .option('-i, --input <name=value>', 'an input (repeat for each); dependent values such as steps[1].url may be given too', collect, [])
+    .description('Replay a skill: deterministic when every value is known, guided (cheapest resolution first) otherwise; a write runs only with values proven for this replay.')
+    .argument('<skill>', 'name, id or name@<version>')
+    .option('-i, --input <name=value>', 'an input (repeat for each; a list as name=a,b); step values such as steps[1].url may be given too', collect, [])
     .option('--mode <mode>', 'auto | deterministic | guided', 'auto')
+    .option('--dry-run', 'resolve every value and run the reads, but make no write: show what each write would send and why')
+    .option('--task <text>', 'the request in your words, shown to the rescue model when a choice needs one')
     .option('--summarize', 'end with one model call that summarizes the fresh results (counted in llm_calls)')
     .option('-m, --model <slug>', 'model for --summarize and for the rescue when FORGE_RESCUE_MODEL is unset')
-    .option('--json', 'print the replay report (mode, llm_calls, tokens, steps with strategies, candidates and scores)')
+    .option('--json', 'print the replay report (mode, llm_calls, tokens, steps with strategies, writes, refusal)')
     .option('--no-tui', 'print a plain line per event instead of the live view')
-    .action(async (name: string, options: { input: string[]; mode: string; summarize?: boolean; model?: string; json?: boolean; tui: boolean }) => {
+    .addHelpText('after', '\nExit codes: 0 completed, 1 failed, 3 refused (a write could not be proven; nothing was written by that step), 2 bad usage.')
+    .action(async (name: string, options: { input: string[]; mode: string; dryRun?: boolean; task?: string; summarize?: boolean; model?: string; json?: boolean; tui: boolean }) => {
       const json = options.json === true;
       await withRuntime(json, async (runtime) => {
         const modules = await skillModules();
@@ -148,6 +129,8 @@ Lifecycle:
             inputs: modules.parseInputPairs(options.input),
             mode: options.mode as ReplayModeOption,
             summarize: options.summarize === true,
+            ...(options.dryRun === true ? { dryRun: true } : {}),
+            ...(options.task === undefined ? {} : { request: options.task }),
             ...(options.model === undefined ? {} : { model: options.model }),
           });
         } finally {
@@ -158,10 +141,11 @@ Lifecycle:
         } else {
           if (result.answer !== null) process.stdout.write(`${result.answer}\n`);
           for (const step of result.steps) {
-            for (const resolution of step.resolutions) process.stderr.write(`  step ${step.index} ${step.tool}: ${resolution.name} ← ${resolution.strategy} ${JSON.stringify(resolution.value)}\n`);
+            for (const resolution of step.resolutions) process.stderr.write(`  step ${step.index} ${step.tool}: ${resolution.name} ← ${resolution.strategy}${resolution.proven ? '' : ' (not proven)'} ${JSON.stringify(resolution.value)}  (${resolution.because})\n`);
           }
+          for (const write of result.writes) process.stderr.write(`  ${write.made ? (write.ok === true ? 'wrote' : 'write failed') : 'would write'}: step ${write.step} ${write.tool} ${JSON.stringify(write.arguments)}\n`);
           if (result.error !== null) process.stderr.write(errorLines(result.error));
-          process.stderr.write(`${result.mode} replay · ${result.llm_calls} model calls · ${result.tokens.input} in / ${result.tokens.output} out tokens · log ${result.log_file}\n`);
+          process.stderr.write(`${result.mode} replay${result.dry_run ? ' (dry run)' : ''} · ${result.status} · ${result.llm_calls} model calls · ${result.tokens.input} in / ${result.tokens.output} out tokens · log ${result.log_file}\n`);
         }
         return exitCodeForRun(result.status);
       });
@@ -169,8 +153,8 @@ Lifecycle:
 
   skill
     .command('test')
-    .description('Re-run a skill on its recorded inputs against its recorded tool outputs, offline: checks its bindings and tool schemas.')
-    .argument('<skill>', 'name or id')
+    .description('Re-run a skill on each of its recordings against the recorded tool outputs, offline: checks its bindings, its writes and its tool schemas.')
+    .argument('<skill>', 'name, id or name@<version>')
     .option('--json', 'print the report')
     .action(async (name: string, options: { json?: boolean }) => {
       await withRuntime(options.json === true, async (runtime) => {
@@ -179,7 +163,10 @@ Lifecycle:
         const report = await modules.testSkillAgainstRecording(document, runtime.registry, runtime);
         print(options.json === true, report, () =>
           [
-            ...report.steps.map((step) => `${step.matches ? 'ok  ' : 'FAIL'} step ${step.index} ${step.tool}  ${step.strategies.join(', ')}\n`),
+            ...report.recordings.flatMap((recording) => [
+              ...(report.recordings.length === 1 ? [] : [`recording ${recording.run_id}: ${recording.passed ? 'passed' : 'failed'}\n`]),
+              ...recording.steps.map((step) => `${step.matches ? 'ok  ' : 'FAIL'} step ${step.index} ${step.tool}  ${step.strategies.join(', ')}\n`),
+            ]),
             ...report.problems.map((problem) => `  ${problem}\n`),
             report.passed ? `${report.skill}: passed\n` : `${report.skill}: failed\n`,
           ].join(''),
@@ -189,9 +176,54 @@ Lifecycle:
     });
 
   skill
+    .command('edit')
+    .description('Change a skill as a new version: pin arguments as constants (they never change, so a write may send them).')
+    .argument('<skill>', 'name, id or name@<version> (the version edited)')
+    .requiredOption('--constant <steps[i].path...>', 'arguments to pin, e.g. steps[2].subject (see `forge skill show`)')
+    .option('--json', 'print the new version')
+    .action(async (name: string, options: { constant: string[]; json?: boolean }) => {
+      await withRuntime(options.json === true, async (runtime) => {
+        const modules = await skillModules();
+        const saved = await modules.editSkill(runtime, name, { constants: options.constant });
+        print(options.json === true, { ...saved.document, skill_version: saved.version, write_constants: saved.write_constants }, () => `pinned ${options.constant.join(', ')}: skill ${saved.document.name}@${saved.version}\n${writeConstantsNote(saved.write_constants, saved.document.name)}`);
+        return EXIT.ok;
+      });
+    });
+
+  skill
+    .command('versions')
+    .description('List a skill\'s versions with their lineage (what made each one).')
+    .argument('<skill>', 'name or id')
+    .option('--json', 'print JSON')
+    .action(async (name: string, options: { json?: boolean }) => {
+      await withRuntime(options.json === true, async (runtime) => {
+        const modules = await skillModules();
+        const { record } = await modules.loadSkill(runtime, name);
+        const versions = await runtime.store.skills.versions(record.id);
+        print(options.json === true, { skill: record.name, current_version: record.currentVersion, versions: versions.map((version) => ({ version: version.version, note: version.note, parent_version: version.parentVersion, created_at: version.createdAt })) }, () => modules.versionsText(record.name, versions, record.currentVersion));
+        return EXIT.ok;
+      });
+    });
+
+  skill
+    .command('rollback')
+    .description('Make an older version current again (as a new version whose lineage points at it; nothing is deleted).')
+    .argument('<skill>', 'name or id')
+    .argument('<version>', 'the version to go back to', parsePositiveInteger('<version>'))
+    .option('--json', 'print the new version')
+    .action(async (name: string, version: number, options: { json?: boolean }) => {
+      await withRuntime(options.json === true, async (runtime) => {
+        const modules = await skillModules();
+        const saved = await modules.rollbackSkill(runtime, name, version);
+        print(options.json === true, { ...saved.document, skill_version: saved.version, write_constants: saved.write_constants }, () => `rolled ${saved.document.name} back to version ${version}: now ${saved.document.name}@${saved.version}\n`);
+        return EXIT.ok;
+      });
+    });
+
+  skill
     .command('export')
     .description('Write a skill document to a file (or stdout), to move it to another Forge.')
-    .argument('<skill>', 'name or id')
+    .argument('<skill>', 'name, id or name@<version>')
     .argument('[file]', 'where to write it (default: stdout)')
     .action(async (name: string, file: string | undefined) => {
       await withRuntime(false, async (runtime) => {
@@ -209,7 +241,7 @@ Lifecycle:
 
   skill
     .command('import')
-    .description('Store a skill document from a file (older format versions are upgraded; malformed ones are refused).')
+    .description('Store a skill document from a file (older format versions are upgraded; malformed ones are refused) and list the constants it would write.')
     .argument('<file>', 'a file written by `forge skill export`')
     .option('--json', 'print the stored document')
     .action(async (file: string, options: { json?: boolean }) => {
@@ -221,8 +253,8 @@ Lifecycle:
         } catch (error) {
           throw new ConfigurationError(file, `is not a JSON skill document (${error instanceof Error ? error.message : String(error)}).`);
         }
-        const document = await modules.importSkill(runtime, value);
-        print(options.json === true, document, () => `imported skill ${document.name}\n`);
+        const saved = await modules.importSkill(runtime, value);
+        print(options.json === true, { ...saved.document, skill_version: saved.version, write_constants: saved.write_constants }, () => `imported skill ${saved.document.name}@${saved.version}\n${writeConstantsNote(saved.write_constants, saved.document.name)}`);
         return EXIT.ok;
       });
     });

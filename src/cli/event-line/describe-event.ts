@@ -88,7 +88,7 @@ export function formatErrorInfo(error: ErrorInfo): string {
 export function formatResolution(resolution: SkillResolution): string {
   const candidates = resolution.candidates === undefined ? '' : `, ${resolution.candidates} candidates`;
   const refused = (resolution.rejections ?? []).map((rejection) => ` (${rejection.strategy} refused: ${rejection.reason})`).join('');
-  return `${resolution.name} <- ${resolution.strategy}${candidates}: ${formatCompactJson(resolution.value, valuePreviewLimit)}${refused}`;
+  return `${resolution.name} <- ${resolution.strategy}${candidates}: ${formatCompactJson(resolution.value, valuePreviewLimit)}${resolution.proven === false ? ' (not proven)' : ''}${refused}`;
 }
 
 const planStepMarker: Record<EventOf<'plan-update'>['steps'][number]['status'], string> = {

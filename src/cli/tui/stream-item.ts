@@ -41,6 +41,7 @@ const strategyColor: Record<EventOf<'skill-step'>['resolutions'][number]['strate
   llm_rescue: 'magenta',
   text_passthrough: 'blue',
   default: 'yellow',
+  constant: 'gray',
 };
 
 const policyColor: Record<EventOf<'policy-decision'>['decision'], string> = {

@@ -1,24 +1,18 @@
-import {
-  describeError,
-  type ApprovalGate,
-  type ErrorInfo,
-  type Policy,
-  type ToolContext,
-  type UtilityModel,
-} from '../../core/index.js';
+import { callSideEffect, describeError, type ApprovalGate, type ErrorInfo, type Policy, type ToolContext, type UtilityModel } from '../../core/index.js';
 import { finishRun, type RunSummary } from '../../agent/index.js';
 import type { RunEmitter } from '../../events/index.js';
 import type { CostMeter } from '../../llm/index.js';
 import { dispatchToolCall, type ToolRegistry } from '../../tools/index.js';
-import { parseJsonPath, setAtPath } from '../json-path.js';
-import { outputContractViolations } from '../output-contract.js';
-import { fillTemplate, type SkillDocument } from '../skill-document.js';
-import { SkillModeError, SkillResolutionError, SkillStaleError } from '../skill-errors.js';
+import type { SkillDocument, SkillStep } from '../document/skill-document.js';
+import { fillTemplate } from '../document/templates.js';
+import { outputContractViolations, stepContractViolations } from '../output-contract.js';
+import { resultData } from '../result-data.js';
+import { SkillModeError, SkillRefusedError, SkillResolutionError, SkillStaleError } from '../skill-errors.js';
 import { toolSchemaProblems } from '../skill-health.js';
 import { dependentValueName, dependentValueNames, validateSkillInputs, type SkillInputs } from '../skill-inputs.js';
-import { plainJson } from '../tool-output.js';
 import type { Resolution } from './resolution.js';
-import { resolveDependentValue } from './resolve-dependent-value.js';
+import { resolveStepInput, restsOnUnproven, type ReplayState } from './resolve-step.js';
+import { writeGateProblems } from './write-gate.js';
 
 /** `auto` replays deterministically when every value is known up front, guided otherwise. */
 export type ReplayModeOption = 'auto' | 'deterministic' | 'guided';
@@ -26,9 +20,13 @@ export type ReplayMode = 'deterministic' | 'guided';
 
 export interface SkillReplayOptions {
   readonly document: SkillDocument;
-  /** Raw inputs by name (variables, and overrides of dependent values such as `steps[1].url`). */
+  /** Raw inputs by name (variables, and overrides of step values such as `steps[1].url`). */
   readonly inputs: Readonly<Record<string, unknown>>;
   readonly mode?: ReplayModeOption;
+  /** The request in the user's own words (`forge run --skills`), shown to the rescue; default the rendered task template. */
+  readonly request?: string;
+  /** Resolve every value and run the reads, but make no write: report what each write would send. */
+  readonly dryRun?: boolean;
   readonly registry: ToolRegistry;
   readonly policy: Policy;
   readonly approvals: ApprovalGate;
@@ -46,13 +44,27 @@ export interface SkillReplayOptions {
 export interface ReplayStepReport {
   readonly index: number;
   readonly tool: string;
+  readonly side_effect: 'read' | 'write';
+  /** False for a write a dry run resolved but did not make. */
+  readonly executed: boolean;
   readonly arguments: Record<string, unknown>;
   readonly ok: boolean;
-  /** The fresh output of the tool (as a model would see it), or the error text. */
+  /** The fresh output of the tool (as a model would see it), or the error text; empty when not executed. */
   readonly output: string;
   readonly error: ErrorInfo | null;
   readonly duration_ms: number;
   readonly resolutions: readonly Resolution[];
+}
+
+/** A write the replay made (or, in a dry run, would make): exactly what was sent, and whether it worked. */
+export interface ReplayWrite {
+  readonly step: number;
+  readonly tool: string;
+  readonly arguments: Record<string, unknown>;
+  readonly made: boolean;
+  /** Whether the tool accepted it; null when it was not made. */
+  readonly ok: boolean | null;
+  readonly error: ErrorInfo | null;
 }
 
 /** What a replay reports: the documented `--json` shape (`mode, llm_calls, tokens, steps[]`, …). */
@@ -60,16 +72,24 @@ export interface ReplayStepReport {
 export interface SkillReplayResult extends RunSummary {
   readonly skill: string;
   readonly mode: ReplayMode;
+  readonly dry_run: boolean;
   readonly summary: string | null;
   /** Why the skill became stale during this replay, if it did. */
   readonly stale: string | null;
   readonly steps: readonly ReplayStepReport[];
+  /** Every write, in order: a replay that stops after some writes says exactly which were made. */
+  readonly writes: readonly ReplayWrite[];
+  /**
+   * Why the replay refused, if it did: before a write (the step, one reason per unproven value), or
+   * before anything ran (step and tool null: the task did not say a required input).
+   */
+  readonly refusal: { readonly step: number | null; readonly tool: string | null; readonly reasons: readonly string[] } | null;
 }
 
 const SUMMARY_MAX_OUTPUT_TOKENS = 400;
 
 function chooseMode(document: SkillDocument, inputs: SkillInputs, requested: ReplayModeOption): ReplayMode {
-  const unresolved = dependentValueNames(document).filter((name) => !(name in inputs.overrides));
+  const unresolved = dependentValueNames(document).filter((name) => !Object.hasOwn(inputs.overrides, name));
   if (requested === 'guided') return 'guided';
   if (unresolved.length === 0) return 'deterministic';
   if (requested === 'auto') return 'guided';
@@ -80,84 +100,49 @@ function chooseMode(document: SkillDocument, inputs: SkillInputs, requested: Rep
   );
 }
 
-interface StepInputContext {
-  readonly inputs: SkillInputs;
-  readonly results: readonly unknown[];
-  readonly steps: readonly ReplayStepReport[];
-  readonly task: string;
-  readonly rescue: UtilityModel | undefined;
-  readonly signal: AbortSignal;
-}
-
-/** The input of one step with every value filled in, and how each non-constant value was resolved. */
-async function resolveStepInput(document: SkillDocument, index: number, context: StepInputContext): Promise<{ input: Record<string, unknown>; resolutions: Resolution[] }> {
-  const { inputs } = context;
-  const step = document.steps[index]!;
-  const input: Record<string, unknown> = {};
-  const resolutions: Resolution[] = [];
-  for (const { path, binding } of step.arguments) {
-    let value: unknown;
-    switch (binding.kind) {
-      case 'constant':
-        value = binding.value;
-        break;
-      case 'variable':
-        value = inputs.variables[binding.name];
-        resolutions.push({ name: binding.name, strategy: 'user_input', value, candidates: 0, scores: [], rejections: [] });
-        break;
-      case 'template':
-        value = fillTemplate(binding.template, inputs.variables);
-        resolutions.push({ name: path, strategy: 'user_input', value, candidates: 0, scores: [], rejections: [] });
-        break;
-      default: {
-        const name = dependentValueName(index, path);
-        const outcome = await resolveDependentValue(binding, {
-          name,
-          override: inputs.overrides[name],
-          results: context.results,
-          // URL tokens should match what the producing step asked for (e.g. the search query) and the inputs.
-          query: [...context.steps[binding.step]!.resolutions.map((resolution) => String(resolution.value)), ...Object.values(inputs.variables).map(String)].join(' '),
-          variables: inputs.variables,
-          recordedVariables: document.recording.inputs,
-          task: context.task,
-          tool: step.tool,
-          rescue: context.rescue,
-          signal: context.signal,
-        });
-        if (!outcome.ok) throw new SkillResolutionError(document.name, name, outcome.reason);
-        resolutions.push(outcome.resolution);
-        value = outcome.resolution.value;
-      }
-    }
-    setAtPath(input, parseJsonPath(path) as (string | number)[], value);
-  }
-  return { input, resolutions };
-}
-
 /** The rendered task a replay stands for: the template with the inputs filled in. */
 export function replayTaskText(document: SkillDocument, variables: Readonly<Record<string, unknown>>): string {
   return fillTemplate(document.task_template, variables);
 }
 
+function refusalHint(document: SkillDocument, index: number, resolutions: readonly Resolution[]): string {
+  const unproven = resolutions.filter((resolution) => !resolution.proven).map((resolution) => resolution.name);
+  const examples = unproven.slice(0, 2).map((name) => (name.startsWith('steps[') ? name : dependentValueName(index, name)));
+  return unproven.length === 0
+    ? 'The state this write relied on changed since recording; check it, or run the task with the full agent (forge run).'
+    : `Give the value yourself (${examples.map((name) => `--input ${name}=<value>`).join(' ')}), pin an argument that never changes with \`forge skill edit ${document.name} --constant <steps[i].path>\`, or run the task with the full agent (forge run).`;
+}
+
+function stepSideEffect(step: SkillStep, registry: ToolRegistry, input: unknown): 'read' | 'write' {
+  const tool = registry.get(step.tool);
+  if (step.side_effect === 'write' || tool === undefined) return 'write';
+  return callSideEffect(tool, input);
+}
+
 /**
  * Replays a skill as a run of its own: `run-start`, then per step a `skill-step` event (its final
- * arguments and how each value was resolved) and the tool call itself through `dispatchToolCall`
- * (policy, approvals, capping and the untrusted boundary apply as in any run), then `run-end` with the
- * model calls the replay made, counted by the meter. A deterministic replay is given no model at all.
- * Before anything runs, the tools' schemas are checked against the recording; afterwards the results
- * are checked against the output contract. Either failure emits `skill-stale` and is reported in
- * `stale`. Never throws for replay failures: the result says what happened.
+ * arguments, whether it writes, and how each value was resolved) and the tool call itself through
+ * `dispatchToolCall` (policy, approvals, capping and the untrusted boundary apply as in any run), then
+ * `run-end` with the model calls the replay made, counted by the meter. A deterministic replay is
+ * given no model at all. Before anything runs, the tools' schemas are checked against the recording;
+ * each fresh result is checked against its step's output contract before the next step runs, so a
+ * skill found stale stops before any later write. A step that writes runs only when every argument is
+ * proven for this replay and the states it relied on still hold; otherwise the replay stops before it,
+ * `refused`, naming each value and why. Never throws for replay failures: the result says what happened.
  */
 export async function replaySkill(options: SkillReplayOptions): Promise<SkillReplayResult> {
   const started = performance.now();
   const { document, emitter, meter, registry } = options;
   const signal = options.signal ?? new AbortController().signal;
+  const dryRun = options.dryRun === true;
   const steps: ReplayStepReport[] = [];
-  const results: unknown[] = [];
+  const writes: ReplayWrite[] = [];
   let mode: ReplayMode = 'guided';
   let error: ErrorInfo | null = null;
   let stale: string | null = null;
   let summary: string | null = null;
+  let refusal: SkillReplayResult['refusal'] = null;
+  let dryRunStop: string | null = null;
   const markStale = (reason: string) => {
     stale = reason;
     emitter.emit({ type: 'skill-stale', skill: document.name, reason });
@@ -179,56 +164,93 @@ export async function replaySkill(options: SkillReplayOptions): Promise<SkillRep
       markStale(problems.join('; '));
       throw new SkillStaleError(document.name, problems.join('; '));
     }
-    const task = replayTaskText(document, inputs.variables);
-    const rescue = mode === 'deterministic' ? undefined : options.rescueModel;
+    const state: ReplayState = {
+      document,
+      inputs,
+      results: new Map(),
+      tainted: new Set(),
+      selections: new Map(),
+      givenValues: new Map(),
+      task: options.request ?? replayTaskText(document, inputs.variables),
+      rescue: mode === 'deterministic' ? undefined : options.rescueModel,
+      signal,
+    };
     for (const [index, step] of document.steps.entries()) {
-      const { input, resolutions } = await resolveStepInput(document, index, { inputs, results, steps, task, rescue, signal });
+      const resolved = await resolveStepInput(state, index);
+      const sideEffect = stepSideEffect(step, registry, resolved.ok ? resolved.input : undefined);
+      if (!resolved.ok && dryRun && resolved.afterSkippedWrite) {
+        dryRunStop = `step ${index} (${step.tool}) needs the result of a write this dry run did not make; nothing after it was resolved`;
+        break;
+      }
+      if (!resolved.ok) {
+        const name = dependentValueName(index, resolved.argument);
+        if (sideEffect === 'write') {
+          refusal = { step: index, tool: step.tool, reasons: [`${name}: ${resolved.reason}`] };
+          throw new SkillRefusedError(document.name, index, step.tool, refusal.reasons, `Give it yourself with --input ${name}=<value>, or run the task with the full agent (forge run).`);
+        }
+        throw new SkillResolutionError(document.name, name, resolved.reason);
+      }
+      const { input, resolutions } = resolved;
+      const gate = sideEffect === 'write' ? writeGateProblems(step, resolutions, state.results) : [];
+      const executed = gate.length === 0 && !(dryRun && sideEffect === 'write');
       emitter.emit({
         type: 'skill-step',
         skill: document.name,
         step: index,
         tool: step.tool,
-        arguments: input,
+        arguments: { ...input },
+        side_effect: sideEffect,
+        executed,
         resolutions: resolutions.map((resolution) => ({
           name: resolution.name,
           strategy: resolution.strategy,
           value: resolution.value,
+          because: resolution.because,
+          proven: resolution.proven,
           candidates: resolution.candidates,
           ...(resolution.scores.length === 0 ? {} : { scores: resolution.scores.map((entry) => ({ value: entry.value, score: entry.score })) }),
           ...(resolution.rejections.length === 0 ? {} : { rejections: [...resolution.rejections] }),
         })),
       });
+      if (gate.length > 0) {
+        refusal = { step: index, tool: step.tool, reasons: gate };
+        throw new SkillRefusedError(document.name, index, step.tool, gate, refusalHint(document, index, resolutions));
+      }
+      if (!executed) {
+        steps.push({ index, tool: step.tool, side_effect: sideEffect, executed: false, arguments: { ...input }, ok: true, output: '', error: null, duration_ms: 0, resolutions });
+        writes.push({ step: index, tool: step.tool, arguments: { ...input }, made: false, ok: null, error: null });
+        continue;
+      }
       const outcome = await dispatchToolCall(
         { name: step.tool, input, callId: `step_${index}`, iteration: null },
         { registry, policy: options.policy, approvals: options.approvals, emitter, context: { ...options.toolContext, runId: emitter.runId, signal } },
       );
-      steps.push({
-        index,
-        tool: outcome.tool,
-        arguments: input,
-        ok: outcome.ok,
-        output: outcome.output,
-        error: outcome.ok ? null : outcome.error,
-        duration_ms: outcome.durationMs,
-        resolutions,
-      });
+      steps.push({ index, tool: outcome.tool, side_effect: sideEffect, executed: true, arguments: { ...input }, ok: outcome.ok, output: outcome.output, error: outcome.ok ? null : outcome.error, duration_ms: outcome.durationMs, resolutions });
+      if (sideEffect === 'write') writes.push({ step: index, tool: outcome.tool, arguments: { ...input }, made: true, ok: outcome.ok, error: outcome.ok ? null : outcome.error });
       if (!outcome.ok) {
         error = outcome.error;
         break;
       }
-      results.push(plainJson(outcome.value));
+      const result = resultData(outcome.output);
+      state.results.set(index, result);
+      if (restsOnUnproven(resolutions)) state.tainted.add(index);
+      const violations = stepContractViolations(document.output_contract, index, result);
+      if (violations.length > 0) {
+        markStale(`output contract failed: ${violations.join('; ')}`);
+        throw new SkillStaleError(document.name, `output contract failed: ${violations.join('; ')}`);
+      }
     }
-    if (error === null) {
-      const violations = outputContractViolations(document.output_contract, results);
+    if (error === null && !dryRun) {
+      const violations = outputContractViolations(document.output_contract, document.steps.map((_, index) => state.results.get(index)));
       if (violations.length > 0) {
         markStale(`output contract failed: ${violations.join('; ')}`);
         error = new SkillStaleError(document.name, `output contract failed: ${violations.join('; ')}`).toJSON();
       }
     }
-    if (error === null && options.summaryModel !== undefined) {
+    if (error === null && !dryRun && options.summaryModel !== undefined) {
       summary = await options.summaryModel.complete({
         system: 'Summarize the tool output for the task in a few sentences. Use only what the output says.',
-        prompt: `Task: ${task}\n\nTool output:\n${steps.at(-1)?.output ?? ''}`,
+        prompt: `Task: ${state.task}\n\nTool output:\n${steps.at(-1)?.output ?? ''}`,
         maxOutputTokens: SUMMARY_MAX_OUTPUT_TOKENS,
         purpose: 'skill-summary',
         signal,
@@ -238,13 +260,32 @@ export async function replaySkill(options: SkillReplayOptions): Promise<SkillRep
     error = describeError(caught);
     if (caught instanceof SkillStaleError && stale === null) markStale(caught.reason);
   }
+  const refused = refusal !== null;
   const failed = error !== null;
   const summaryOfRun = finishRun(emitter, meter, {
-    status: failed ? 'failed' : 'completed',
-    haltReason: failed ? 'error' : 'final_answer',
-    answer: failed ? null : (summary ?? steps.at(-1)?.output ?? null),
+    status: refused ? 'refused' : failed ? 'failed' : 'completed',
+    haltReason: refused ? 'refused' : failed ? 'error' : 'final_answer',
+    answer: failed ? null : dryRun ? dryRunAnswer(writes, dryRunStop) : (summary ?? steps.at(-1)?.output ?? null),
     error,
     startedAt: started,
   });
-  return { ...summaryOfRun, skill: document.name, mode, summary, stale, steps };
+  return { ...summaryOfRun, skill: document.name, mode, dry_run: dryRun, summary, stale, steps, writes, refusal };
+}
+
+/**
+ * A replay that refuses before any step runs (its inputs could not all be read from the task): the run
+ * opens and closes `refused` with the reason, and nothing is called.
+ */
+export function refuseReplay(options: Pick<SkillReplayOptions, 'document' | 'inputs' | 'emitter' | 'meter' | 'registry' | 'rescueModel' | 'dryRun'>, reason: string, hint: string): SkillReplayResult {
+  const started = performance.now();
+  const { document, emitter } = options;
+  emitter.emit({ type: 'run-start', task: `skill ${document.name}: ${replayTaskText(document, options.inputs)}`, model: options.rescueModel?.slug ?? 'none', max_iterations: 1, conversation_id: null, tools: options.registry.names() });
+  const error = new SkillRefusedError(document.name, null, null, [reason], hint);
+  const summary = finishRun(emitter, options.meter, { status: 'refused', haltReason: 'refused', answer: null, error: error.toJSON(), startedAt: started });
+  return { ...summary, skill: document.name, mode: 'guided', dry_run: options.dryRun === true, summary: null, stale: null, steps: [], writes: [], refusal: { step: null, tool: null, reasons: [reason] } };
+}
+
+function dryRunAnswer(writes: readonly ReplayWrite[], stop: string | null): string {
+  const made = writes.length === 0 ? 'Dry run: this replay makes no writes.' : `Dry run: this replay would make ${writes.length} write${writes.length === 1 ? '' : 's'}:\n${writes.map((write) => `  step ${write.step} ${write.tool} ${JSON.stringify(write.arguments)}`).join('\n')}`;
+  return stop === null ? made : `${made}\nStopped: ${stop}.`;
 }

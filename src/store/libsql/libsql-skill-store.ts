@@ -1,57 +1,106 @@
 import type { Client, Row } from '@libsql/client';
-import { NotFoundError, type NewSkill, type SkillRecord, type SkillStatus, type SkillStore } from '../../core/index.js';
+import { NotFoundError, type NewSkill, type SkillRecord, type SkillStatus, type SkillStore, type SkillVersionRecord } from '../../core/index.js';
 import { fromJsonColumn, toJsonColumn } from '../json-column.js';
-import { onlyRow, readNullableText, readText } from './row-values.js';
+import { readNullableText, readText } from './row-values.js';
 
-const skillColumns = 'id, name, description, document, status, stale_reason, created_at, updated_at';
+const currentColumns = 's.id, s.name, s.description, s.document, s.status, s.stale_reason, s.current_version AS version, s.current_version, s.created_at, s.updated_at';
+const versionedColumns = 's.id, s.name, s.description, v.document, s.status, s.stale_reason, v.version, s.current_version, s.created_at, s.updated_at';
 
-/** Skills in `skills`, addressed by id or by their unique name. */
+/**
+ * Skills in `skills` (one row each, addressed by id or by their unique name, holding the current
+ * document) and their immutable versions in `skill_versions`. A save is one transaction: the skill row,
+ * the new version row and the current-version pointer change together or not at all.
+ */
 export class LibsqlSkillStore implements SkillStore {
   constructor(private readonly client: Client) {}
 
   async save(skill: NewSkill): Promise<SkillRecord> {
     const now = new Date().toISOString();
-    // Saving under a taken name replaces that skill's document in place: its id and creation time
-    // stay, so anything that points at the id keeps working, and a re-recorded skill is active again.
-    const result = await this.client.execute({
-      sql: `INSERT INTO skills (id, name, description, document, status, stale_reason, created_at, updated_at)
-            VALUES (?, ?, ?, ?, 'active', NULL, ?, ?)
-            ON CONFLICT (name) DO UPDATE SET description = excluded.description, document = excluded.document,
-              status = 'active', stale_reason = NULL, updated_at = excluded.updated_at
-            RETURNING ${skillColumns}`,
-      args: [skill.id, skill.name, skill.description, toJsonColumn(skill.document), now, now],
-    });
-    return skillFromRow(onlyRow(result.rows));
+    const document = toJsonColumn(skill.document);
+    const explicitParent = skill.parentVersion !== undefined;
+    // Saving under a taken name keeps that skill's id and creation time, so anything that points at the
+    // id keeps working; the new document becomes its next version, and a re-recorded skill is active again.
+    const results = await this.client.batch(
+      [
+        {
+          sql: `INSERT INTO skills (id, name, description, document, status, stale_reason, created_at, updated_at)
+                VALUES (?, ?, ?, ?, 'active', NULL, ?, ?)
+                ON CONFLICT (name) DO UPDATE SET description = excluded.description, document = excluded.document,
+                  status = 'active', stale_reason = NULL, updated_at = excluded.updated_at`,
+          args: [skill.id, skill.name, skill.description, document, now, now],
+        },
+        {
+          sql: `INSERT INTO skill_versions (skill_id, version, document, note, parent_version, created_at)
+                SELECT s.id,
+                  COALESCE((SELECT MAX(v.version) FROM skill_versions v WHERE v.skill_id = s.id), 0) + 1,
+                  ?, ?,
+                  CASE WHEN ? = 1 THEN ? WHEN EXISTS (SELECT 1 FROM skill_versions v WHERE v.skill_id = s.id) THEN s.current_version ELSE NULL END,
+                  ?
+                FROM skills s WHERE s.name = ?`,
+          args: [document, skill.note, explicitParent ? 1 : 0, skill.parentVersion ?? null, now, skill.name],
+        },
+        {
+          sql: 'UPDATE skills SET current_version = (SELECT MAX(v.version) FROM skill_versions v WHERE v.skill_id = skills.id) WHERE name = ?',
+          args: [skill.name],
+        },
+        { sql: `SELECT ${currentColumns} FROM skills s WHERE s.name = ?`, args: [skill.name] },
+      ],
+      'write',
+    );
+    return skillFromRow(results[3]!.rows[0]!);
   }
 
-  async get(idOrName: string): Promise<SkillRecord | undefined> {
+  async get(idOrName: string, version?: number): Promise<SkillRecord | undefined> {
     const result = await this.client.execute({
-      sql: `SELECT ${skillColumns} FROM skills WHERE id = ? OR name = ? ORDER BY id = ? DESC LIMIT 1`,
-      args: [idOrName, idOrName, idOrName],
+      sql: `SELECT ${versionedColumns} FROM skills s JOIN skill_versions v ON v.skill_id = s.id AND v.version = COALESCE(?, s.current_version)
+            WHERE s.id = ? OR s.name = ? ORDER BY s.id = ? DESC LIMIT 1`,
+      args: [version ?? null, idOrName, idOrName, idOrName],
     });
     const row = result.rows[0];
     return row === undefined ? undefined : skillFromRow(row);
   }
 
+  async versions(idOrName: string): Promise<SkillVersionRecord[]> {
+    const result = await this.client.execute({
+      sql: `SELECT v.skill_id, v.version, v.document, v.note, v.parent_version, v.created_at FROM skill_versions v
+            WHERE v.skill_id = (SELECT s.id FROM skills s WHERE s.id = ? OR s.name = ? ORDER BY s.id = ? DESC LIMIT 1) ORDER BY v.version`,
+      args: [idOrName, idOrName, idOrName],
+    });
+    return result.rows.map((row) => ({
+      skillId: readText(row, 'skill_id'),
+      version: Number(row['version']),
+      document: fromJsonColumn(readText(row, 'document')),
+      note: readText(row, 'note'),
+      parentVersion: row['parent_version'] === null ? null : Number(row['parent_version']),
+      createdAt: readText(row, 'created_at'),
+    }));
+  }
+
   async list(): Promise<SkillRecord[]> {
-    const result = await this.client.execute(`SELECT ${skillColumns} FROM skills ORDER BY ordinal`);
+    const result = await this.client.execute(`SELECT ${currentColumns} FROM skills s ORDER BY s.ordinal`);
     return result.rows.map(skillFromRow);
   }
 
   async setStatus(idOrName: string, status: SkillStatus, reason: string | null): Promise<SkillRecord> {
     const existing = await this.get(idOrName);
     if (existing === undefined) throw new NotFoundError('skill', idOrName, 'List the stored skills with `forge skill list`.');
-    const result = await this.client.execute({
-      sql: `UPDATE skills SET status = ?, stale_reason = ?, updated_at = ? WHERE id = ? RETURNING ${skillColumns}`,
+    await this.client.execute({
+      sql: 'UPDATE skills SET status = ?, stale_reason = ?, updated_at = ? WHERE id = ?',
       args: [status, status === 'active' ? null : reason, new Date().toISOString(), existing.id],
     });
-    return skillFromRow(onlyRow(result.rows));
+    return (await this.get(existing.id))!;
   }
 
   async delete(idOrName: string): Promise<boolean> {
     const existing = await this.get(idOrName);
     if (existing === undefined) return false;
-    await this.client.execute({ sql: 'DELETE FROM skills WHERE id = ?', args: [existing.id] });
+    await this.client.batch(
+      [
+        { sql: 'DELETE FROM skill_versions WHERE skill_id = ?', args: [existing.id] },
+        { sql: 'DELETE FROM skills WHERE id = ?', args: [existing.id] },
+      ],
+      'write',
+    );
     return true;
   }
 }
@@ -64,6 +113,8 @@ function skillFromRow(row: Row): SkillRecord {
     document: fromJsonColumn(readText(row, 'document')),
     status: readText(row, 'status') as SkillStatus,
     staleReason: readNullableText(row, 'stale_reason'),
+    version: Number(row['version']),
+    currentVersion: Number(row['current_version']),
     createdAt: readText(row, 'created_at'),
     updatedAt: readText(row, 'updated_at'),
   };
