@@ -25,7 +25,7 @@ export function registerRunCommand(program: Command): void {
     .option('--max-iterations <n>', 'stop after this many model calls (default: 10)', parsePositiveInteger('--max-iterations'))
     .option('--system <prompt>', 'replace the default system prompt')
     .option('--conversation <id>', 'continue a persisted conversation (its id is in the --json output)')
-    .option('--skills', 'replay a stored skill instead of the agent when one covers the task (the decision and its reason are logged)')
+    .option('--skills', 'replay the stored skill that covers the task instead of the agent, its inputs read from the task; a task that does not say an input is refused (the decision and its reason are logged)')
     .option('--converge', 'convergence-gated mode: one tool per turn, a plan, request_tool to synthesize missing tools; halts on final_answer or when nothing changes (cap 25 turns)')
     .option('--fresh', 'wipe the toolbox of synthesized tools before the run')
     .option('--keep', 'reuse the toolbox of synthesized tools (the default)')
@@ -89,7 +89,8 @@ async function runCommand(task: string, options: RunCommandOptions): Promise<num
       if (result.answer !== null) process.stdout.write(`${result.answer}\n`);
       for (const warning of 'warnings' in result ? (result.warnings ?? []) : []) process.stderr.write(`forge: WARNING: ${warning}\n`);
       if (result.error !== null) process.stderr.write(errorLines(result.error));
-      process.stderr.write(`run ${result.run_id} · ${'conversation_id' in result ? `conversation ${result.conversation_id}` : `replayed skill ${result.skill} (${result.mode}, ${result.llm_calls} model calls)`} · log ${result.log_file}\n`);
+      const how = 'conversation_id' in result ? `conversation ${result.conversation_id}` : `${result.status === 'refused' ? 'refused to replay' : 'replayed'} skill ${result.skill} (${result.mode}, ${result.llm_calls} model calls)`;
+      process.stderr.write(`run ${result.run_id} · ${how} · log ${result.log_file}\n`);
     }
     return exitCodeForRun(result.status);
   } catch (error) {
