@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { ConfigurationError, type McpTransportKind } from '../../core/index.js';
 import type { McpRegisteredTool, McpServerStatus } from '../../tools/mcp/index.js';
-import { EXIT, parsePositiveInteger } from '../command-errors.js';
+import { EXIT, parsePort } from '../command-errors.js';
 import { withRuntime } from '../with-runtime.js';
 import { FORGE_VERSION } from '../../version.js';
 
@@ -142,7 +142,7 @@ FORGE_ALLOW_HOSTS, like any other self-hosted service.`,
   mcp
     .command('serve')
     .description('Serve Forge as an MCP server over Streamable HTTP: the registry tools you expose and the skills you publish.')
-    .option('--port <port>', 'port to listen on', parsePositiveInteger('--port'), 8765)
+    .option('--port <port>', 'port to listen on (0 picks a free one, shown once listening)', parsePort('--port'), 8765)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--expose <tools...>', 'registry tools to offer (by exact name); none by default')
     .option('--skill <names...>', 'stored skills to publish, each as the tool skill_{name}; none by default')
@@ -154,13 +154,15 @@ FORGE_ALLOW_HOSTS, like any other self-hosted service.`,
         const loopback = ['127.0.0.1', 'localhost', '::1'].includes(options.host);
         // The MCP server loads only for `serve`, so other commands start fast.
         const { createRuntimeMcpEndpoint, listenHttp } = await import('../../server/mcp/index.js');
-        const endpoint = createRuntimeMcpEndpoint(runtime, {
+        // Bound first so the Host allow-list names the real port (--port 0); requests wait for the endpoint.
+        let endpoint: ReturnType<typeof createRuntimeMcpEndpoint> | undefined;
+        const listener = await listenHttp({ host: options.host, port: options.port, handle: (request, response) => endpoint!.handle(request, response) });
+        endpoint = createRuntimeMcpEndpoint(runtime, {
           exposedTools: options.expose ?? [],
           publishedSkills: options.skill ?? [],
           version: FORGE_VERSION,
-          ...(loopback ? { allowedHosts: [`127.0.0.1:${options.port}`, `localhost:${options.port}`, `[::1]:${options.port}`] } : {}),
+          ...(loopback ? { allowedHosts: [`127.0.0.1:${listener.port}`, `localhost:${listener.port}`, `[::1]:${listener.port}`] } : {}),
         });
-        const listener = await listenHttp({ host: options.host, port: options.port, handle: (request, response) => endpoint.handle(request, response) });
         const url = `${listener.origin}/mcp`;
         print(json, { url, tools: options.expose ?? [], skills: options.skill ?? [] }, `Forge MCP server listening on ${url} (Ctrl-C to stop)\n`);
         await new Promise<void>((resolve) => {
