@@ -1,0 +1,49 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './support/built-cli.js';
+
+/**
+ * Names that come from data (tool names, which `^[a-zA-Z0-9_-]{1,64}$` allows to be `__proto__` or
+ * `constructor`; model slugs) used as object keys must stay plain keys: never the prototype's setter,
+ * never an inherited member read back as a count.
+ */
+describe('names from data used as keys', () => {
+  let folder: string;
+  let logFile: string;
+  const awkwardNames = ['__proto__', 'constructor', 'toString', 'hasOwnProperty'];
+
+  beforeAll(async () => {
+    folder = await mkdtemp(path.join(tmpdir(), 'forge-data-keys-'));
+    logFile = path.join(folder, 'run.jsonl');
+    let seq = 0;
+    const event = (type: string, body: Record<string, unknown>) => JSON.stringify({ ts: new Date(Date.UTC(2026, 0, 1, 0, 0, seq)).toISOString(), run_id: 'run-keys', seq: seq++, type, ...body });
+    const lines = [
+      event('run-start', { task: 'awkward names', model: 'openai:gpt-4.1-mini', max_iterations: 5, conversation_id: null, tools: awkwardNames }),
+      event('model-call', { model: '__proto__', iteration: 1, purpose: 'agent', tokens: { input: 10, output: 2 }, cost_usd: null, latency_ms: 5, input_hash: 'sha256:1', finish_reason: 'tool-calls', tool_calls: awkwardNames.length }),
+      ...awkwardNames.map((tool, index) => event('tool-result', { call_id: `call_${index}`, tool, output: 'ok', truncated: false, untrusted: false, duration_ms: 1 })),
+      event('verification-failed', { tool: 'constructor', revision: 0, output: 'FAIL' }),
+      event('synthesis-end', { tool: 'constructor', status: 'promoted', revisions: 1, llm_calls: 2, tokens: { input: 30, output: 6 }, cost_usd: null, flagged: false, failures: [] }),
+      event('synthesis-end', { tool: '__proto__', status: 'failed', revisions: 3, llm_calls: 4, tokens: { input: 40, output: 8 }, cost_usd: null, flagged: true, failures: ['x'] }),
+      event('run-end', { status: 'completed', halt_reason: 'final_answer', answer: 'done', error: null, llm_calls: 1, tokens: { input: 10, output: 2 }, cost_usd: null, duration_ms: 10 }),
+    ];
+    await writeFile(logFile, `${lines.join('\n')}\n`);
+  });
+  afterAll(async () => {
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it('forge stats counts tools, models and syntheses named like Object.prototype members as ordinary names', async () => {
+    const result = await runCli(['stats', '--json', logFile], { FORGE_HOME: folder });
+
+    expect(result.code, result.stderr).toBe(0);
+    const stats = JSON.parse(result.stdout) as { tools: Record<string, unknown>; per_model: Record<string, { llm_calls: number }>; syntheses: Record<string, { status: string; verification_failures: number }> };
+    expect(Object.entries(stats.tools)).toEqual(awkwardNames.map((name) => [name, 1]));
+    expect(Object.keys(stats.per_model)).toEqual(['__proto__']);
+    expect(stats.per_model['__proto__']?.llm_calls).toBe(1);
+    expect(Object.keys(stats.syntheses)).toEqual(['constructor', '__proto__']);
+    expect(stats.syntheses['constructor']).toMatchObject({ status: 'promoted', verification_failures: 1 });
+    expect(stats.syntheses['__proto__']).toMatchObject({ status: 'failed', verification_failures: 0 });
+  });
+});
