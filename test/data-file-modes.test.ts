@@ -1,12 +1,30 @@
 import { spawn } from 'node:child_process';
-import { readdir, rm, stat } from 'node:fs/promises';
+import { readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FORGE_BIN, type CliResult } from './support/built-cli.js';
 import { startEngineWorld, type EngineWorld } from './support/engine-world.js';
 
-const skillDocument = fileURLToPath(new URL('../src/skills/document-corpus/v1-current.json', import.meta.url));
+/** A stored skill (format version 1) to import and export again; what it does does not matter here. */
+const skillDocument = {
+  format: 'forge-skill',
+  version: 1,
+  id: '0a1b2c3d4e5f',
+  name: 'top-results',
+  description: 'The first results for a topic.',
+  task_template: 'Show the top {{limit}} results for {{topic}}',
+  variables_schema: {
+    type: 'object',
+    properties: { topic: { type: 'string', description: 'What to search for.', examples: ['lumen'] }, limit: { type: 'integer', description: 'How many results.', examples: [3] } },
+    required: ['topic', 'limit'],
+    additionalProperties: false,
+  },
+  steps: [{ tool: 'web_search', arguments: [{ path: 'query', binding: { kind: 'variable', name: 'topic' } }, { path: 'max_results', binding: { kind: 'variable', name: 'limit' } }] }],
+  tools: [{ name: 'web_search', schema_hash: '0000000000000000' }],
+  provenance: { run_id: 'run-1', model: 'openai:gpt-4.1-mini', task: 'Show the top 3 results for lumen', recorded_at: '2026-01-01T00:00:00.000Z' },
+  output_contract: { steps: [{ type: 'object', keys: ['query', 'results'] }], final_non_empty: true },
+  recording: { inputs: { topic: 'lumen', limit: 3 }, steps: [{ tool: 'web_search', input: { query: 'lumen', max_results: 3 }, result: { query: 'lumen', results: [] } }] },
+};
 
 /**
  * Runs `forge …` under `umask 022`, the usual default that turns plain file creation into 0644 files
@@ -51,7 +69,9 @@ describe('the files Forge writes are its owner\'s alone', () => {
   it('creates FORGE_HOME, forge.db, runs/, run logs, the toolbox and an exported skill without group or other access', async () => {
     const run = await runUnderUmask022(['run', '--json', '--fresh', '--model', 'openai:gpt-4.1-mini', 'file modes task'], env);
     expect(run.code, run.stderr).toBe(0);
-    const imported = await runUnderUmask022(['skill', 'import', skillDocument], env);
+    const importFile = path.join(world.home, 'skill-to-import.json');
+    await writeFile(importFile, JSON.stringify(skillDocument));
+    const imported = await runUnderUmask022(['skill', 'import', importFile], env);
     expect(imported.code, imported.stderr).toBe(0);
     const exportFile = path.join(world.home, 'exported-skill.json');
     const exported = await runUnderUmask022(['skill', 'export', 'top-results', exportFile], env);

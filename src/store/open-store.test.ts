@@ -17,7 +17,7 @@ describe('openStore file modes', () => {
     try {
       await store.runs.create({ id: 'run-modes', task: 'modes', model: 'openai:gpt-4.1-mini', conversationId: null });
       const files = (await readdir(folder)).filter((name) => name.startsWith('forge.db'));
-      const modes = Object.fromEntries(await Promise.all([...files, '.', '..'].map(async (name) => [name, (await stat(path.join(folder, name))).mode & 0o777])));
+      const modes: Record<string, number> = Object.fromEntries(await Promise.all([...files, '.', '..'].map(async (name) => [name, (await stat(path.join(folder, name))).mode & 0o777] as const)));
 
       expect(files).toEqual(expect.arrayContaining(['forge.db', 'forge.db-wal', 'forge.db-shm']));
       for (const [name, mode] of Object.entries(modes)) expect(mode & 0o077, `${name}: ${mode.toString(8)}`).toBe(0);
