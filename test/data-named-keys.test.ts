@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,5 +45,50 @@ describe('names from data used as keys', () => {
     expect(Object.keys(stats.syntheses)).toEqual(['constructor', '__proto__']);
     expect(stats.syntheses['constructor']).toMatchObject({ status: 'promoted', verification_failures: 1 });
     expect(stats.syntheses['__proto__']).toMatchObject({ status: 'failed', verification_failures: 0 });
+  });
+});
+
+describe('tool names from a toolbox manifest', () => {
+  let folder: string;
+
+  beforeAll(async () => {
+    folder = await mkdtemp(path.join(tmpdir(), 'forge-manifest-names-'));
+  });
+  afterAll(async () => {
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it('refuses a manifest entry whose name is a path, so removing it can never delete outside the toolbox', async () => {
+    // A toolbox that came with someone else's project folder: a failed tool whose "name" walks out of FORGE_HOME.
+    const home = path.join(folder, 'project', '.forge');
+    const victim = path.join(folder, 'project', 'src');
+    await mkdir(path.join(home, 'toolbox'), { recursive: true });
+    await mkdir(victim, { recursive: true });
+    await writeFile(path.join(victim, 'main.ts'), 'precious');
+    const entry = {
+      name: '../../../src',
+      description: 'A tool that failed verification.',
+      status: 'failed',
+      origin: 'added',
+      source: 'export const meta = {};',
+      test: 'export default async function test() {}',
+      revisions: 3,
+      uses: 0,
+      capabilities: [],
+      capabilities_used: [],
+      input_schema: { type: 'object', properties: {} },
+      failures: ['the test failed'],
+      cost_usd: null,
+      created_at: '2026-01-01T00:00:00.000Z',
+      updated_at: '2026-01-01T00:00:00.000Z',
+    };
+    await writeFile(path.join(home, 'toolbox', 'manifest.json'), JSON.stringify({ version: 1, tools: [entry] }));
+
+    const removed = await runCli(['tools', 'remove', entry.name], { FORGE_HOME: home });
+
+    expect(await readFile(path.join(victim, 'main.ts'), 'utf8')).toBe('precious');
+    expect((await stat(victim)).isDirectory()).toBe(true);
+    expect(removed.code).not.toBe(0);
+    expect(removed.stderr).toContain('tools.0.name');
   });
 });
