@@ -92,3 +92,19 @@ describe('tool names from a toolbox manifest', () => {
     expect(removed.stderr).toContain('tools.0.name');
   });
 });
+
+describe('the forge process', () => {
+  it('has no Object.prototype.__proto__ accessor, so a nested write through a "__proto__" key cannot reach Object.prototype', async () => {
+    const home = await mkdtemp(path.join(tmpdir(), 'forge-proto-'));
+    // Runs in the CLI process once the command has finished: the pollution pattern of finding 1 (obj[a][b] = v, a from data).
+    const probe = `process.on('exit', () => { const key = JSON.parse('"__proto__"'); try { ({})[key]['polluted'] = 'yes'; } catch {} process.stderr.write('probe:' + String(({}).polluted) + '\\n'); })`;
+    try {
+      const result = await runCli(['tools', 'list', '--json'], { FORGE_HOME: home, NODE_OPTIONS: `--import=data:text/javascript,${encodeURIComponent(probe)}` });
+
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).toContain('probe:undefined');
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+});
