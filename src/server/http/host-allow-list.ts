@@ -53,8 +53,9 @@ export function hostAllowList(bound: { readonly address: string; readonly port: 
   const addExact = (host: string) => {
     const normalized = normalizeHost(host);
     if (normalized === undefined) return;
-    exact.add(`${normalized.hostName}:${normalized.port}`);
-    entries.push(host);
+    const key = `${normalized.hostName}:${normalized.port}`;
+    if (!exact.has(key)) entries.push(host);
+    exact.add(key);
   };
   for (const address of reachableAddresses(bound.address)) addExact(`${bracketed(address)}:${bound.port}`);
   if (!isIPv4(bound.requestedHost) && !isIPv6(bound.requestedHost)) addExact(`${bound.requestedHost}:${bound.port}`);
@@ -84,7 +85,7 @@ function reachableAddresses(address: string): string[] {
     const local = Object.values(networkInterfaces()).flatMap((interfaces) => (interfaces ?? []).map((entry) => entry.address));
     // `::` is dual-stack, so IPv4 clients reach it too; `0.0.0.0` takes IPv4 only.
     const families = isIPv6(address) ? local : local.filter((entry) => isIPv4(entry));
-    return ['localhost', '127.0.0.1', ...(isIPv6(address) ? ['::1'] : []), ...families];
+    return [...new Set(['localhost', '127.0.0.1', ...(isIPv6(address) ? ['::1'] : []), ...families])];
   }
   if (!isLoopbackAddress(address)) return [address];
   const mappedIpv4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
