@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool, type ForgeEvent } from '../src/core/index.js';
 import { openRuntime, type ForgeRuntime } from '../src/runtime/index.js';
-import { createRuntimeMcpEndpoint, listenHttp, type ExposedToolSource, type HttpListener, type StreamableHttpEndpoint } from '../src/server/mcp/index.js';
+import { listenHttp, type HttpListener } from '../src/server/http/index.js';
+import { createRuntimeMcpEndpoint, type ExposedToolSource, type StreamableHttpEndpoint } from '../src/server/mcp/index.js';
 
 const lookups: string[] = [];
 
@@ -91,14 +92,13 @@ describe('Forge as an MCP server, used by the official SDK client', () => {
     runtime.bus.subscribe((event) => events.push(event));
     await runtime.store.skills.save({ id: factSkill.id, name: factSkill.name, description: factSkill.description, document: factSkill, note: 'saved' });
     await runtime.store.skills.save({ id: 'skill-unpublished', name: 'unpublished', description: 'Not published.', document: { ...factSkill, id: 'skill-unpublished', name: 'unpublished' }, note: 'saved' });
-    // Bound first so the Host allow-list can name the real port; requests arrive only after the client connects.
+    // Bound first (the endpoint needs the runtime's tools); requests arrive only after the client connects.
     listener = await listenHttp({ host: '127.0.0.1', port: 0, handle: (request, response) => endpoint.handle(request, response) });
     endpoint = createRuntimeMcpEndpoint(runtime, {
       exposedTools: ['lookup_fact'],
       publishedSkills: ['fact-lookup'],
       extraSources: [promotedTools],
       version: '0.0.0',
-      allowedHosts: [`127.0.0.1:${listener.port}`],
     });
     client = new Client({ name: 'sdk-client', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${listener.origin}/mcp`)));

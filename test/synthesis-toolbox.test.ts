@@ -92,6 +92,7 @@ describe('toolbox manifest and `forge tools add` through the verification gate',
       ['future-version.json', /version 2 is not supported/],
       ['bad-status.json', /tools\.0\.status/],
       ['duplicate-name.json', /listed twice: count_links/],
+      ['path-name.json', /tools\.0\.name: must be a tool name/],
     ];
     for (const [file, message] of cases) {
       const folder = await mkdtemp(path.join(tmpdir(), 'forge-manifest-'));

@@ -42,6 +42,15 @@ export function parseJsonOption(option: string, text: string): unknown {
   }
 }
 
+/** Parses a TCP port option: 0 to 65535, where 0 lets the system pick a free port. */
+export function parsePort(option: string) {
+  return (value: string): number => {
+    const parsed = Number(value);
+    if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65_535) throw new ConfigurationError(option, `must be a port number from 0 to 65535 (0 picks a free one), got "${value}".`);
+    return parsed;
+  };
+}
+
 /** Parses a positive whole-number option. */
 export function parsePositiveInteger(option: string) {
   return (value: string): number => {

@@ -16,6 +16,11 @@ export interface GuardedResponse {
 
 export interface GuardedRequestInit {
   readonly method?: string;
+  /**
+   * Headers to send, any case. Host, Content-Length, Transfer-Encoding, Expect, Accept-Encoding and the
+   * hop-by-hop headers (Connection, Keep-Alive, TE, Trailer, Upgrade, Proxy-*) are the guard's own and
+   * a caller's are dropped: Host always names the vetted URL's host.
+   */
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: string;
   readonly signal?: AbortSignal;

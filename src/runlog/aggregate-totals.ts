@@ -36,9 +36,10 @@ function sumUsage(left: UsageTotals | undefined, right: UsageTotals): UsageTotal
 /** Adds up the totals of several runs, including the synthesis figures only a series of runs shows (reuse). */
 export function aggregateTotals(runs: readonly RunTotals[]): AggregateTotals {
   let overall: UsageTotals = { llm_calls: 0, tokens: { input: 0, output: 0 }, cost_usd: 0 };
-  const halts: Record<string, number> = {};
-  const perModel: Record<string, UsageTotals> = {};
-  const perTool: Record<string, UsageTotals & { status: SynthesisTotals['status'] }> = {};
+  // Keyed by names from run logs: records without a prototype keep `__proto__` or `constructor` ordinary keys.
+  const halts = Object.create(null) as Record<string, number>;
+  const perModel = Object.create(null) as Record<string, UsageTotals>;
+  const perTool = Object.create(null) as Record<string, UsageTotals & { status: SynthesisTotals['status'] }>;
   let toolCalls = 0;
   let toolErrors = 0;
   let drafted = 0;
@@ -56,7 +57,7 @@ export function aggregateTotals(runs: readonly RunTotals[]): AggregateTotals {
       perTool[tool] = { ...sumUsage(perTool[tool], synthesis), status: synthesis.status };
     }
   }
-  const toolUses = runs.reduce((sum, run) => sum + Object.keys(perTool).reduce((uses, tool) => uses + (run.tools[tool] ?? 0), 0), 0);
+  const toolUses = runs.reduce((sum, run) => sum + Object.keys(perTool).reduce((uses, tool) => uses + (Object.hasOwn(run.tools, tool) ? run.tools[tool]! : 0), 0), 0);
   const statuses = Object.values(perTool).map((tool) => tool.status);
   return {
     runs: runs.length,

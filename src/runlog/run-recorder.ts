@@ -29,7 +29,7 @@ export class RunRecorder {
     private readonly logFile: string,
     private readonly store: Store,
   ) {
-    mkdirSync(path.dirname(logFile), { recursive: true });
+    mkdirSync(path.dirname(logFile), { recursive: true, mode: 0o700 });
     this.unsubscribe = bus.subscribe((event) => {
       if (event.run_id === runId) this.accept(event);
     });
@@ -57,7 +57,8 @@ export class RunRecorder {
     if (this.pendingLines.length === 0) return;
     const lines = this.pendingLines.splice(0).join('\n') + '\n';
     try {
-      appendFileSync(this.logFile, lines);
+      // The log holds tool inputs and results: created private (0600, in a 0700 folder).
+      appendFileSync(this.logFile, lines, { mode: 0o600 });
     } catch (error) {
       this.failure ??= error;
     }

@@ -54,10 +54,12 @@ export function totalsFromEvents(events: readonly ForgeEvent[]): RunTotals {
   let toolCalls = 0;
   let toolErrors = 0;
   let modelErrors = 0;
-  const tools: Record<string, number> = {};
-  const perModel: Record<string, UsageTotals> = {};
-  const syntheses: Record<string, SynthesisTotals> = {};
-  const verificationFailures: Record<string, number> = {};
+  // Keyed by tool and model names, which data chooses (a tool may be called `constructor` or
+  // `__proto__`): records without a prototype keep every name an ordinary key.
+  const tools = Object.create(null) as Record<string, number>;
+  const perModel = Object.create(null) as Record<string, UsageTotals>;
+  const syntheses = Object.create(null) as Record<string, SynthesisTotals>;
+  const verificationFailures = Object.create(null) as Record<string, number>;
   for (const event of events) {
     switch (event.type) {
       case 'model-call':

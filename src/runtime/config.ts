@@ -30,6 +30,7 @@ export const forgeEnvironmentSchema = z.object({
   FORGE_ALLOW_HOSTS: z.string().optional(),
   FORGE_RESOLVE: z.string().optional(),
   FORGE_SECRET_KEY: z.string().optional(),
+  FORGE_MCP_TOKEN: z.string().optional(),
   FORGE_MCP_ALLOW_STDIO: z.enum(['0', '1', ''], { message: 'FORGE_MCP_ALLOW_STDIO must be 1 (allow stdio MCP servers) or 0' }).optional(),
   FORGE_HISTORY_MESSAGES: positiveInteger('FORGE_HISTORY_MESSAGES'),
   FORGE_HISTORY_TOKENS: positiveInteger('FORGE_HISTORY_TOKENS'),
@@ -43,6 +44,8 @@ export interface ForgeConfig {
   readonly resolve: string;
   /** The key that encrypts secrets at rest (FORGE_SECRET_KEY); a generated key file is used without it. */
   readonly secretKey: string | undefined;
+  /** The bearer token `forge mcp serve` requires of every client (FORGE_MCP_TOKEN); none when unset. */
+  readonly mcpToken: string | undefined;
   /** The local opt-in to stdio MCP servers (FORGE_MCP_ALLOW_STDIO=1). */
   readonly mcpAllowStdio: boolean;
   readonly historyMessages: number | undefined;
@@ -67,6 +70,7 @@ export function loadConfig(env: Environment, cwd: string = process.cwd()): Forge
     allowHosts: settings.FORGE_ALLOW_HOSTS ?? '',
     resolve: settings.FORGE_RESOLVE ?? '',
     secretKey: settings.FORGE_SECRET_KEY?.trim() || undefined,
+    mcpToken: settings.FORGE_MCP_TOKEN?.trim() || undefined,
     mcpAllowStdio: settings.FORGE_MCP_ALLOW_STDIO === '1',
     historyMessages: settings.FORGE_HISTORY_MESSAGES,
     historyTokens: settings.FORGE_HISTORY_TOKENS,

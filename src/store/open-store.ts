@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Store } from '../core/index.js';
@@ -8,7 +8,9 @@ import { LibsqlStore } from './libsql/index.js';
 /**
  * Opens the store a database URL names and brings its schema up to date. Accepts `:memory:`, a
  * `file:` URL (`file:/absolute/path.db`, `file:relative/path.db`) or a plain filesystem path, relative
- * paths resolving against the current working folder; creates the file and its folder when missing.
+ * paths resolving against the current working folder; creates the file (mode 0600) and its missing
+ * folders (0700) when missing, since the database holds runs, conversations and sealed secrets. SQLite
+ * gives its WAL and shared-memory files the database file's mode. An existing file keeps its mode.
  *
  * Throws `ConfigurationError` for a `postgres://` or `postgresql://` URL (the PostgreSQL store is not
  * in this build yet) and for any other scheme, and `SchemaVersionError` for a database a newer Forge
@@ -17,6 +19,8 @@ import { LibsqlStore } from './libsql/index.js';
 export async function openStore(options: { url: string }): Promise<Store> {
   const location = databaseLocationFromUrl(options.url);
   if (location.kind === 'memory') return LibsqlStore.open({ url: ':memory:' });
-  await mkdir(dirname(location.path), { recursive: true });
+  await mkdir(dirname(location.path), { recursive: true, mode: 0o700 });
+  // Created here, empty, so SQLite finds it already private rather than creating it 0644.
+  await (await open(location.path, 'a', 0o600)).close();
   return LibsqlStore.open({ url: pathToFileURL(location.path).href });
 }

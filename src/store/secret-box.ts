@@ -72,7 +72,7 @@ function installationKey(options: { secretKey: string | undefined; home: string 
   if (options.secretKey !== undefined && options.secretKey.trim() !== '') return keyFromText(options.secretKey.trim());
   const file = join(options.home, 'secret.key');
   if (!existsSync(file)) {
-    mkdirSync(dirname(file), { recursive: true });
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     try {
       // `wx` never overwrites a key another process wrote first; that key is then read below.
       writeFileSync(file, `${randomBytes(keyBytes).toString('hex')}\n`, { mode: 0o600, flag: 'wx' });

@@ -32,6 +32,7 @@ export function normalizeToolName(name: string): string {
 /** Candidate registry names for a possibly misspelt name, most likely first. */
 export function aliasCandidates(name: string): string[] {
   const normalized = normalizeToolName(name);
-  const synonym = SYNONYMS[normalized];
+  // Own entries only: a model's `constructor` or `toString` must not find Object.prototype's members.
+  const synonym = Object.hasOwn(SYNONYMS, normalized) ? SYNONYMS[normalized] : undefined;
   return synonym === undefined ? [normalized] : [normalized, synonym];
 }

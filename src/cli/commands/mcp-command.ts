@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import { ConfigurationError, type McpTransportKind } from '../../core/index.js';
 import type { McpRegisteredTool, McpServerStatus } from '../../tools/mcp/index.js';
-import { EXIT, parsePositiveInteger } from '../command-errors.js';
+import { EXIT, parsePort, parsePositiveInteger } from '../command-errors.js';
+// The constants alone, not the server's index: that would load the MCP SDK for every command.
+import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS } from '../../server/mcp/session-limits.js';
 import { withRuntime } from '../with-runtime.js';
 import { FORGE_VERSION } from '../../version.js';
 
@@ -42,6 +44,22 @@ function collectHeader(value: string, previous: Record<string, string>): Record<
   const separator = value.indexOf('=');
   if (separator <= 0) throw new ConfigurationError('--header', `"${value.split('=')[0]}…" is not NAME=VALUE.`, 'Write each header as --header "Authorization=Bearer <token>".');
   return { ...previous, [value.slice(0, separator).trim()]: value.slice(separator + 1) };
+}
+
+function collectValue(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+interface ServeOptions {
+  port: number;
+  host: string;
+  allowedHost: string[];
+  token?: string;
+  maxSessions?: number;
+  sessionIdleTimeout?: number;
+  expose?: string[];
+  skill?: string[];
+  json?: boolean;
 }
 
 function parseTransport(value: string): McpTransportKind {
@@ -144,27 +162,56 @@ FORGE_ALLOW_HOSTS, like any other self-hosted service.`,
   mcp
     .command('serve')
     .description('Serve Forge as an MCP server over Streamable HTTP: the registry tools you expose and the skills you publish.')
-    .option('--port <port>', 'port to listen on', parsePositiveInteger('--port'), 8765)
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (0 picks a free one, shown once listening)', parsePort('--port'), 8765)
+    .option('--host <host>', 'address to listen on; anything but loopback needs an access token', '127.0.0.1')
+    .option('--allowed-host <host>', 'another Host value to answer to, e.g. a name in front of a proxy: name (any port) or name:port (repeatable)', collectValue, [] as string[])
+    .option('--token <token>', 'require "Authorization: Bearer <token>" of every client (prefer FORGE_MCP_TOKEN: a command line is visible to other users)')
+    .option('--max-sessions <n>', `sessions kept at once; past it a new session gets HTTP 503 (default ${DEFAULT_MAX_SESSIONS})`, parsePositiveInteger('--max-sessions'))
+    .option('--session-idle-timeout <seconds>', `end a session after this long without requests (default ${DEFAULT_SESSION_IDLE_MS / 1000})`, parsePositiveInteger('--session-idle-timeout'))
     .option('--expose <tools...>', 'registry tools to offer (by exact name); none by default')
     .option('--skill <names...>', 'stored skills to publish, each as the tool skill_{name}; none by default')
     .option('--json', 'print the endpoint as JSON once listening')
-    .action(async (options: { port: number; host: string; expose?: string[]; skill?: string[]; json?: boolean }) => {
+    .addHelpText(
+      'after',
+      `
+Every request must name this server in its Host header (the bound address and port, localhost for
+loopback, or an --allowed-host), which defeats DNS rebinding; a browser's Origin must be one of them.
+With a token (FORGE_MCP_TOKEN or --token), every request must send it as a bearer token. The token
+is never printed.`,
+    )
+    .action(async (options: ServeOptions) => {
       const json = options.json === true;
       // A server never starts local programs: stdio MCP is refused here whatever the environment says.
       await withRuntime(json, async (runtime) => {
-        const loopback = ['127.0.0.1', 'localhost', '::1'].includes(options.host);
         // The MCP server loads only for `serve`, so other commands start fast.
-        const { createRuntimeMcpEndpoint, listenHttp } = await import('../../server/mcp/index.js');
+        const [{ createRuntimeMcpEndpoint }, { listenHttp }] = await Promise.all([import('../../server/mcp/index.js'), import('../../server/http/index.js')]);
+        const token = options.token ?? runtime.config.mcpToken;
         const endpoint = createRuntimeMcpEndpoint(runtime, {
           exposedTools: options.expose ?? [],
           publishedSkills: options.skill ?? [],
           version: FORGE_VERSION,
-          ...(loopback ? { allowedHosts: [`127.0.0.1:${options.port}`, `localhost:${options.port}`, `[::1]:${options.port}`] } : {}),
+          sessions: {
+            ...(options.maxSessions === undefined ? {} : { maxSessions: options.maxSessions }),
+            ...(options.sessionIdleTimeout === undefined ? {} : { sessionIdleMs: options.sessionIdleTimeout * 1000 }),
+          },
         });
-        const listener = await listenHttp({ host: options.host, port: options.port, handle: (request, response) => endpoint.handle(request, response) });
+        const listener = await listenHttp({
+          host: options.host,
+          port: options.port,
+          allowedHosts: options.allowedHost,
+          ...(token === undefined ? {} : { token }),
+          handle: (request, response) => endpoint.handle(request, response),
+        }).catch(async (error: unknown) => {
+          await endpoint.close();
+          throw error;
+        });
         const url = `${listener.origin}/mcp`;
-        print(json, { url, tools: options.expose ?? [], skills: options.skill ?? [] }, `Forge MCP server listening on ${url} (Ctrl-C to stop)\n`);
+        const access = token === undefined ? '' : ' · clients must send the access token as a bearer token';
+        print(
+          json,
+          { url, tools: options.expose ?? [], skills: options.skill ?? [], allowed_hosts: listener.allowedHosts, token_required: token !== undefined },
+          `Forge MCP server listening on ${url}${access} (Ctrl-C to stop)\n`,
+        );
         await new Promise<void>((resolve) => {
           process.once('SIGINT', resolve);
           process.once('SIGTERM', resolve);

@@ -232,7 +232,8 @@ Skills are named by name, id, or name@<version> (forge skill versions <name> lis
         const text = `${JSON.stringify(document, null, 2)}\n`;
         if (file === undefined) process.stdout.write(text);
         else {
-          await writeFile(file, text);
+          // A skill document carries its recording (real tool results): private, like the store it came from.
+          await writeFile(file, text, { mode: 0o600 });
           process.stderr.write(`exported ${document.name} to ${file}\n`);
         }
         return EXIT.ok;

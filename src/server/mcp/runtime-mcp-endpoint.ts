@@ -5,7 +5,7 @@ import type { ExposedToolSource } from './exposed-tool-source.js';
 import { createForgeMcpServer } from './forge-mcp-server.js';
 import { createRegistryToolSource } from './registry-tool-source.js';
 import { createSkillToolSource } from './skill-tool-source.js';
-import { StreamableHttpEndpoint } from './streamable-http-endpoint.js';
+import { StreamableHttpEndpoint, type StreamableHttpEndpointOptions } from './streamable-http-endpoint.js';
 
 export interface RuntimeMcpEndpointOptions {
   /** Registry tools to expose, by exact name; nothing is exposed unless named. */
@@ -14,8 +14,8 @@ export interface RuntimeMcpEndpointOptions {
   readonly publishedSkills?: readonly string[];
   /** More sources (promoted synthesized tools, when they land) after the registry's and the skills'. */
   readonly extraSources?: readonly ExposedToolSource[];
-  /** `Host` values accepted; pass them when listening on loopback (see `StreamableHttpEndpoint`). */
-  readonly allowedHosts?: readonly string[];
+  /** Session bounds (see `StreamableHttpEndpoint`); Host, Origin and token are checked by `listenHttp`. */
+  readonly sessions?: Pick<StreamableHttpEndpointOptions, 'maxSessions' | 'sessionIdleMs'>;
   readonly version: string;
 }
 
@@ -51,6 +51,6 @@ export function createRuntimeMcpEndpoint(runtime: ForgeRuntime, options: Runtime
   const sources = [registrySource, skillSource, ...(options.extraSources ?? [])];
   return new StreamableHttpEndpoint({
     createServer: () => createForgeMcpServer({ sources, name: 'forge', version: options.version }),
-    ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
+    ...options.sessions,
   });
 }

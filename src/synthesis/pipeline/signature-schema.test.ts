@@ -21,12 +21,24 @@ describe('input schema from a request_tool signature', () => {
     expect(inputJsonSchemaFromSignature('now() -> {iso: string}')).toMatchObject({ type: 'object', properties: {} });
   });
 
+  it('takes field names that Object.prototype also has as ordinary fields', () => {
+    const schema = inputSchemaFromSignature('f({toString: string, hasOwnProperty?: integer})');
+
+    expect(inputJsonSchemaFromSignature('f({toString: string, hasOwnProperty?: integer})')).toMatchObject({ properties: { toString: { type: 'string' }, hasOwnProperty: { type: 'integer' } }, required: ['toString'] });
+    expect(schema.safeParse({ toString: 'x', hasOwnProperty: 2 }).success).toBe(true);
+    expect(schema.safeParse({ hasOwnProperty: 2 }).success).toBe(false);
+  });
+
   it('refuses what it cannot read, naming the field, before any synthesis', () => {
     const bad = [
       ['count_links', 'no "(input)" part'],
       ['f({url: URL})', 'field "url" has type "URL"'],
       ['f({url string})', '"url string" is not a "name: type" field'],
       ['f({a: string, a: number})', 'field "a" appears twice'],
+      ['f({a: constructor})', 'field "a" has type "constructor"'],
+      ['f({a: __proto__})', 'field "a" has type "__proto__"'],
+      ['f({__proto__: string})', 'field "__proto__" has a reserved name'],
+      ['f({constructor: string})', 'field "constructor" has a reserved name'],
     ] as const;
     for (const [signature, message] of bad) {
       const parsed = toolRequestSchema.safeParse({ name: 'f', purpose: 'p', signature });

@@ -10,6 +10,9 @@ const FIELD_TYPES: Readonly<Record<string, () => z.ZodType>> = {
   array: () => z.array(z.unknown()),
 };
 
+// Never keys of anything built from data: they would reach or shadow the prototype of the input objects.
+const RESERVED_FIELD_NAMES: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
 /** A signature that cannot be read, with what to write instead. */
 export class SignatureSyntaxError extends Error {
   constructor(message: string) {
@@ -35,7 +38,7 @@ function inputPart(signature: string): string {
 function fieldSchema(name: string, typeText: string): z.ZodType {
   const type = typeText.trim().toLowerCase();
   if (type.endsWith('[]')) return z.array(fieldSchema(name, type.slice(0, -2)));
-  const make = FIELD_TYPES[type];
+  const make = Object.hasOwn(FIELD_TYPES, type) ? FIELD_TYPES[type] : undefined;
   if (make === undefined) throw new SignatureSyntaxError(`field "${name}" has type "${typeText.trim()}", which a signature cannot express`);
   return make();
 }
@@ -47,13 +50,14 @@ function fieldSchema(name: string, typeText: string): z.ZodType {
  */
 export function inputSchemaFromSignature(signature: string): z.ZodObject {
   const body = inputPart(signature).replace(/^\{([\s\S]*)\}$/, '$1').trim();
-  const shape: Record<string, z.ZodType> = {};
+  const shape = Object.create(null) as Record<string, z.ZodType>;
   if (body !== '') {
     for (const field of body.split(',').map((text) => text.trim()).filter((text) => text !== '')) {
       const match = /^([A-Za-z_][A-Za-z0-9_]*)(\?)?\s*:\s*(.+)$/.exec(field);
       if (match === null) throw new SignatureSyntaxError(`"${field}" is not a "name: type" field`);
       const [, name, optional, type] = match;
-      if (name! in shape) throw new SignatureSyntaxError(`field "${name}" appears twice`);
+      if (RESERVED_FIELD_NAMES.has(name!)) throw new SignatureSyntaxError(`field "${name}" has a reserved name (${[...RESERVED_FIELD_NAMES].join(', ')}); choose another`);
+      if (Object.hasOwn(shape, name!)) throw new SignatureSyntaxError(`field "${name}" appears twice`);
       const schema = fieldSchema(name!, type!);
       shape[name!] = optional === '?' ? schema.optional() : schema;
     }

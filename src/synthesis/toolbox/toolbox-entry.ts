@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { toolStatusSchema } from '../../core/index.js';
+import { TOOL_NAME_PATTERN, toolStatusSchema } from '../../core/index.js';
 import { capabilityNames, type CapabilityName } from '../sandbox/index.js';
 
 /**
@@ -9,7 +9,8 @@ import { capabilityNames, type CapabilityName } from '../sandbox/index.js';
  * module's own `meta`, from which the model-facing schema is derived (a model never writes it).
  */
 export const toolboxEntrySchema = z.object({
-  name: z.string(),
+  /** A registry name: it also names the tool's folder under `files/`, so it can never be a path. */
+  name: z.string().regex(TOOL_NAME_PATTERN, { error: 'must be a tool name matching ^[a-zA-Z0-9_-]{1,64}$' }),
   description: z.string(),
   status: toolStatusSchema,
   /** `synthesized` by the author/tester models, or `added` by hand with `forge tools add`. */

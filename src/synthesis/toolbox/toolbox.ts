@@ -16,7 +16,8 @@ export function toolboxFolder(home: string): string {
  * so in-memory state never drifts from the file. With a mirror (the store's `toolbox`), each change is
  * then written through to it, entry by entry; a mirror write that fails rejects the call with
  * `ToolboxMirrorError` after the file already holds the change. Each tool gets its own folder under
- * `files/` as the jail of its `fs` capability.
+ * `files/` as the jail of its `fs` capability. The folder is created 0700 and the manifest 0600: they
+ * hold tool sources and what tools wrote.
  */
 export class Toolbox {
   private manifest: ToolboxManifest;
@@ -99,9 +100,9 @@ export class Toolbox {
   }
 
   private async save(manifest: ToolboxManifest): Promise<void> {
-    await mkdir(this.folder, { recursive: true });
+    await mkdir(this.folder, { recursive: true, mode: 0o700 });
     const temporary = `${this.manifestFile}.${process.pid}.tmp`;
-    await writeFile(temporary, `${JSON.stringify(manifest, null, 2)}\n`, 'utf8');
+    await writeFile(temporary, `${JSON.stringify(manifest, null, 2)}\n`, { encoding: 'utf8', mode: 0o600 });
     await rename(temporary, this.manifestFile);
     this.manifest = manifest;
   }

@@ -19,7 +19,7 @@ export interface ScratchVerificationOptions {
  * tool has written.
  */
 export async function verifyInScratch(toolbox: Toolbox, options: ScratchVerificationOptions): Promise<ToolVerification> {
-  await mkdir(toolbox.folder, { recursive: true });
+  await mkdir(toolbox.folder, { recursive: true, mode: 0o700 });
   const scratch = await mkdtemp(path.join(toolbox.folder, 'verify-'));
   try {
     return await verifyTool({

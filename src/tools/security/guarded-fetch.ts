@@ -5,6 +5,7 @@ import { loadUndici } from './load-undici.js';
 import { createPinnedAgent } from './pinned-agent.js';
 import { readCappedBody } from './read-capped-body.js';
 import { nextRedirectHop, type RequestHop } from './redirect-hop.js';
+import { requestHeaders } from './request-headers.js';
 import { shortUrl } from './short-url.js';
 import { vetDestination } from './vet-destination.js';
 
@@ -30,6 +31,8 @@ const defaultUserAgent = 'Mozilla/5.0 (compatible; Forge/0.1)';
  * Creates the SSRF-guarded fetch every tool uses (see `GuardedFetch`). Each hop is vetted by
  * `vetDestination` and sent through a dispatcher pinned to the vetted addresses; redirects are followed
  * by hand so every hop is vetted; bytes, hops and total time are capped; a caller's signal is honoured.
+ * The guard owns Host (from the vetted URL), message framing and hop-by-hop headers: a caller's are
+ * dropped (see `requestHeaders`).
  * Throws `ConfigurationError` at creation when an allow-list or pin entry is malformed.
  */
 export function createGuardedFetch(options: GuardedFetchOptions = {}): GuardedFetch {
@@ -90,8 +93,7 @@ function firstHop(url: string, init: GuardedRequestInit): RequestHop {
   } catch (error) {
     throw new NetworkError(shortUrl(url), 'not a valid absolute URL (expected something like https://example.com/page)', error);
   }
-  const headers: Record<string, string> = { accept: '*/*', 'user-agent': defaultUserAgent };
-  for (const [name, value] of Object.entries(init.headers ?? {})) headers[name.toLowerCase()] = value;
+  const headers = requestHeaders({ accept: '*/*', 'user-agent': defaultUserAgent }, init.headers);
   return { url: parsed, method: (init.method ?? 'GET').toUpperCase(), headers, body: init.body };
 }
 

@@ -1,0 +1,1 @@
+export { listenHttp, type HttpListener, type ListenHttpOptions } from './listen-http.js';
