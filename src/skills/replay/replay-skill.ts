@@ -164,6 +164,14 @@ export async function replaySkill(options: SkillReplayOptions): Promise<SkillRep
       markStale(problems.join('; '));
       throw new SkillStaleError(document.name, problems.join('; '));
     }
+    const dispatch = (index: number, input: Record<string, unknown>, callId: string) =>
+      dispatchToolCall(
+        { name: document.steps[index]!.tool, input, callId, iteration: null },
+        { registry, policy: options.policy, approvals: options.approvals, emitter, context: { ...options.toolContext, runId: emitter.runId, signal } },
+      );
+    // Reads run to show a rescue what bare candidates are; the step then reuses the outcome of its own input.
+    const probed = new Map<string, Awaited<ReturnType<typeof dispatch>>>();
+    const probeKey = (index: number, input: unknown) => `${index}:${JSON.stringify(input)}`;
     const state: ReplayState = {
       document,
       inputs,
@@ -174,6 +182,12 @@ export async function replaySkill(options: SkillReplayOptions): Promise<SkillRep
       task: options.request ?? replayTaskText(document, inputs.variables),
       rescue: mode === 'deterministic' ? undefined : options.rescueModel,
       signal,
+      probeStep: async (index, input) => {
+        if (stepSideEffect(document.steps[index]!, registry, input) !== 'read') return undefined;
+        const outcome = await dispatch(index, input, `step_${index}_probe_${probed.size + 1}`);
+        probed.set(probeKey(index, input), outcome);
+        return outcome.ok ? resultData(outcome.output) : undefined;
+      },
     };
     for (const [index, step] of document.steps.entries()) {
       const resolved = await resolveStepInput(state, index);
@@ -221,10 +235,7 @@ export async function replaySkill(options: SkillReplayOptions): Promise<SkillRep
         writes.push({ step: index, tool: step.tool, arguments: { ...input }, made: false, ok: null, error: null });
         continue;
       }
-      const outcome = await dispatchToolCall(
-        { name: step.tool, input, callId: `step_${index}`, iteration: null },
-        { registry, policy: options.policy, approvals: options.approvals, emitter, context: { ...options.toolContext, runId: emitter.runId, signal } },
-      );
+      const outcome = probed.get(probeKey(index, input)) ?? (await dispatch(index, input, `step_${index}`));
       steps.push({ index, tool: outcome.tool, side_effect: sideEffect, executed: true, arguments: { ...input }, ok: outcome.ok, output: outcome.output, error: outcome.ok ? null : outcome.error, duration_ms: outcome.durationMs, resolutions });
       if (sideEffect === 'write') writes.push({ step: index, tool: outcome.tool, arguments: { ...input }, made: true, ok: outcome.ok, error: outcome.ok ? null : outcome.error });
       if (!outcome.ok) {

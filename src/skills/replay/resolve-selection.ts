@@ -30,7 +30,16 @@ export interface SelectionContext {
   /** Absent in deterministic replays and offline tests: then nothing can reach a model. */
   readonly rescue: UtilityModel | undefined;
   readonly signal: AbortSignal | undefined;
+  /**
+   * Reads what a bare candidate (an id with no fields beside it) names, by running the read step that
+   * takes it; absent when the step is not a one-argument read. A rescue then sees each candidate's
+   * fields instead of bare ids.
+   */
+  readonly probe?: (value: string | number | boolean) => Promise<unknown>;
 }
+
+/** At most this many candidates are looked up for a rescue: each costs one read. */
+export const MAX_PROBED_CANDIDATES = 8;
 
 /** The entries a selection chose (one for `one`), and how. */
 export type SelectionOutcome =
@@ -161,13 +170,14 @@ export async function resolveSelection(selection: Selection, context: SelectionC
   if (context.rescue === undefined) {
     rejections.push({ strategy: 'llm_rescue', reason: 'no rescue model in this replay' });
   } else {
+    const fields = await candidateFields(selection, candidates, context);
     const outcome = await rescueChoice(context.rescue, {
       task: context.task,
       tool: context.tool,
       argument: context.argument,
       cardinality: selection.cardinality,
       recorded: selection.recorded,
-      candidates: candidates.map((candidate) => ({ value: candidate.value, fields: compactFields(candidate.entry, selection.field) })),
+      candidates: candidates.map((candidate, index) => ({ value: candidate.value, fields: fields[index]! })),
       ...(context.signal === undefined ? {} : { signal: context.signal }),
     });
     if (outcome.accepted) return decided(outcome.indexes.map((index) => candidates[index]!), 'llm_rescue', `the rescue chose ${outcome.indexes.join(', ')} of ${candidates.length} candidates`);
@@ -180,6 +190,15 @@ export async function resolveSelection(selection: Selection, context: SelectionC
   const best = bestRanked(scores, candidates);
   rejections.push({ strategy: 'default', reason: 'the recorded value is not among the fresh candidates; took the best-ranked candidate' });
   return decided([best], 'default', 'the best-ranked candidate (not proven for this replay)');
+}
+
+/** Each candidate's fields for the rescue: its entry's, or for bare ids what the read that takes it returns. */
+async function candidateFields(selection: Selection, candidates: readonly SelectionCandidate[], context: SelectionContext): Promise<string[]> {
+  const bare = candidates.every((candidate) => typeof candidate.entry !== 'object' || candidate.entry === null);
+  if (!bare || context.probe === undefined || candidates.length > MAX_PROBED_CANDIDATES) return candidates.map((candidate) => compactFields(candidate.entry, selection.field));
+  const fields: string[] = [];
+  for (const candidate of candidates) fields.push(compactFields(await context.probe(candidate.value), ''));
+  return fields;
 }
 
 function bestRanked(scores: readonly { value: unknown; score: number | null }[], candidates: readonly SelectionCandidate[]): SelectionCandidate {

@@ -21,6 +21,8 @@ export interface ReplayState {
   readonly task: string;
   readonly rescue: UtilityModel | undefined;
   readonly signal: AbortSignal;
+  /** Runs a read step with this input and returns its fresh result (an outcome the replay then reuses); absent offline. */
+  readonly probeStep?: (index: number, input: Record<string, unknown>) => Promise<unknown>;
 }
 
 export type StepInput =
@@ -72,9 +74,25 @@ class StepResolver {
       query: [...selection.steps.flatMap((from) => this.state.givenValues.get(from) ?? []), ...Object.values(this.state.inputs.variables)].map(String).join(' '),
       rescue: this.state.rescue,
       signal: this.state.signal,
+      ...this.probeFor(name),
     });
     this.state.selections.set(name, outcome);
     return outcome;
+  }
+
+  /** A probe for a choice whose first use is the only argument of a read step (a lookup by id). */
+  private probeFor(selection: string): { probe?: (value: string | number | boolean) => Promise<unknown> } {
+    const step = this.state.document.steps[this.index]!;
+    const probeStep = this.state.probeStep;
+    const only = step.arguments.length === 1 ? step.arguments[0]! : undefined;
+    if (probeStep === undefined || step.side_effect === 'write' || only === undefined || only.binding.kind !== 'selected' || only.binding.selection !== selection) return {};
+    return {
+      probe: (value) => {
+        const input = Object.create(null) as Record<string, unknown>;
+        setAtPath(input, parseJsonPath(only.path) as JsonPath, value);
+        return probeStep(this.index, input);
+      },
+    };
   }
 
   async settle(binding: SlotBinding, argument: string): Promise<Settled> {
