@@ -2,13 +2,15 @@ import type { Command } from 'commander';
 import { ConfigurationError, type McpTransportKind } from '../../core/index.js';
 import type { McpRegisteredTool, McpServerStatus } from '../../tools/mcp/index.js';
 import { EXIT, parsePositiveInteger } from '../command-errors.js';
+import { printJson, printOut } from '../terminal-output.js';
 import { withRuntime } from '../with-runtime.js';
 import { FORGE_VERSION } from '../../version.js';
 
 const transports: readonly McpTransportKind[] = ['streamable-http', 'sse', 'stdio'];
 
 function print(json: boolean, value: unknown, text: string): void {
-  process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : text);
+  if (json) printJson(value);
+  else printOut(text);
 }
 
 /** A status in the snake_case shape every `--json` output uses. */

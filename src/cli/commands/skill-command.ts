@@ -3,10 +3,12 @@ import type { Command } from 'commander';
 import { ConfigurationError } from '../../core/index.js';
 import type { ArgumentBinding, ReplayModeOption, SkillDocument } from '../../skills/index.js';
 import { EXIT, errorLines, exitCodeForRun } from '../command-errors.js';
+import { printError, printJson, printOut } from '../terminal-output.js';
 import { withRuntime } from '../with-runtime.js';
 
 function print(json: boolean, value: unknown, text: () => string): void {
-  process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : text());
+  if (json) printJson(value);
+  else printOut(text());
 }
 
 function describeBinding(binding: ArgumentBinding): string {
@@ -154,14 +156,14 @@ Lifecycle:
           await view.stop();
         }
         if (json) {
-          process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+          printJson(result);
         } else {
-          if (result.answer !== null) process.stdout.write(`${result.answer}\n`);
+          if (result.answer !== null) printOut(`${result.answer}\n`);
           for (const step of result.steps) {
-            for (const resolution of step.resolutions) process.stderr.write(`  step ${step.index} ${step.tool}: ${resolution.name} ← ${resolution.strategy} ${JSON.stringify(resolution.value)}\n`);
+            for (const resolution of step.resolutions) printError(`  step ${step.index} ${step.tool}: ${resolution.name} ← ${resolution.strategy} ${JSON.stringify(resolution.value)}\n`);
           }
-          if (result.error !== null) process.stderr.write(errorLines(result.error));
-          process.stderr.write(`${result.mode} replay · ${result.llm_calls} model calls · ${result.tokens.input} in / ${result.tokens.output} out tokens · log ${result.log_file}\n`);
+          if (result.error !== null) printError(errorLines(result.error));
+          printError(`${result.mode} replay · ${result.llm_calls} model calls · ${result.tokens.input} in / ${result.tokens.output} out tokens · log ${result.log_file}\n`);
         }
         return exitCodeForRun(result.status);
       });
@@ -197,11 +199,10 @@ Lifecycle:
       await withRuntime(false, async (runtime) => {
         const modules = await skillModules();
         const { document } = await modules.loadSkill(runtime, name);
-        const text = `${JSON.stringify(document, null, 2)}\n`;
-        if (file === undefined) process.stdout.write(text);
+        if (file === undefined) printJson(document);
         else {
-          await writeFile(file, text);
-          process.stderr.write(`exported ${document.name} to ${file}\n`);
+          await writeFile(file, `${JSON.stringify(document, null, 2)}\n`);
+          printError(`exported ${document.name} to ${file}\n`);
         }
         return EXIT.ok;
       });
