@@ -131,8 +131,8 @@ export interface RunTaskResult extends AgentRunResult {
 
 /**
  * Runs one task end to end: resolves the model (a clear error when none is configured), records the
- * run in the store and the run log, continues the conversation with bounded history, and returns the
- * documented JSON shape.
+ * run in the store and the run log (with the runtime's secrets redacted from both), continues the
+ * conversation with bounded history, and returns the documented JSON shape.
  */
 export async function runTask(runtime: ForgeRuntime, options: RunTaskOptions): Promise<RunTaskResult> {
   const { store, config } = runtime;
@@ -142,7 +142,7 @@ export async function runTask(runtime: ForgeRuntime, options: RunTaskOptions): P
       : resolveModel(defaultModelSlug(config.env, options.model), config.env, options.model === undefined ? 'FORGE_MODEL' : '--model');
   const conversation =
     options.conversationId === undefined
-      ? await store.conversations.create({ title: options.task.slice(0, 80) })
+      ? await store.conversations.create({ title: runtime.redactor.redactText(options.task).slice(0, 80) })
       : await requireConversation(store, options.conversationId);
   const bounds = {
     maxMessages: config.historyMessages ?? DEFAULT_MEMORY_BOUNDS.maxMessages,
@@ -151,7 +151,7 @@ export async function runTask(runtime: ForgeRuntime, options: RunTaskOptions): P
   const history = boundHistory((await store.conversations.listMessages(conversation.id, { lastN: bounds.maxMessages })).map(toLoopMessage), bounds);
 
   const runId = newRunId();
-  await store.runs.create({ id: runId, task: options.task, model: model.slug, conversationId: conversation.id });
+  await store.runs.create({ id: runId, task: runtime.redactor.redactText(options.task), model: model.slug, conversationId: conversation.id });
   const logFile = runLogPath(config.home, runId);
   const recorder = new RunRecorder(runtime.bus, runId, logFile, store);
   const emitter = createRunEmitter(runtime.bus, runId);
