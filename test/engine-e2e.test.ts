@@ -45,7 +45,7 @@ describe('engine end to end: search → read → answer over real wire formats',
       const page = result.steps[1]!.output;
       expect(page).toContain(FIXTURE_TEXT.articleSentence);
       for (const junk of FIXTURE_TEXT.articleJunk) expect(page).not.toContain(junk);
-      expect(page.startsWith('<untrusted-content source="read_url">')).toBe(true);
+      expect(page).toMatch(/^<untrusted-content-[0-9a-f]{12} source="read_url">\n/);
 
       // Three streamed requests; each later one carries the previous tool result under its call id.
       const requests = requestsMentioning(world.mock, task);

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { ForgeEvent, Store } from '../src/core/index.js';
 import { defaultPolicy, refuseApprovals } from '../src/agent/index.js';
 import { InProcessEventBus, createRunEmitter } from '../src/events/index.js';
+import { SecretRedactor } from '../src/redaction/index.js';
 import { openStore } from '../src/store/index.js';
 import { createSecretBox } from '../src/store/index.js';
 import { ToolRegistry, dispatchToolCall } from '../src/tools/index.js';
@@ -48,6 +49,7 @@ async function harness(allowed: readonly FixtureMcpServer[], stdio: 'allow' | 'r
     store: store.mcpServers,
     registry,
     secrets: createSecretBox(randomBytes(32)),
+    redactor: new SecretRedactor(),
     fetch: createGuardedStreamFetch({ allowHosts: allowed.map((server) => `127.0.0.1:${server.port}`) }),
     stdio,
     timeoutMs: 5_000,

@@ -1,8 +1,9 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runLogWithEscapes } from './fixtures/runs/escape-sequences.js';
 
 /**
  * Drives the real `forge` binary in a pseudo-terminal: tmux runs `node bin/forge.js replay …` in a
@@ -142,6 +143,26 @@ describe('forge replay in a real terminal', () => {
       pane.keys('q');
       expect(await pane.waitForExit()).toBe(1);
       expect(pane.screen()).toContain('forge: replay stopped at a bad line of the run log. test/fixtures/runs/truncated-run.jsonl:9: truncated');
+    } finally {
+      stopSession(pane);
+    }
+  }, 60_000);
+
+  it('draws a run log full of escape sequences without letting them set the title or the clipboard', async () => {
+    let pane: Pane | undefined;
+    const log = path.join(socketFolder, 'escapes.jsonl');
+    writeFileSync(log, runLogWithEscapes('run-escapes'));
+    // Applications may set tmux buffers through OSC 52 only when set-clipboard is on.
+    tmuxCommand('set-option', '-s', 'set-clipboard', 'on');
+    try {
+      pane = startForge(['replay', log, '--speed', '50']);
+      const final = await pane.waitForScreen((screen) => screen.includes('■ finished'), 'the end of the replay');
+      expect(final).toContain('page said before');
+      expect(final).toContain('after');
+      expect(tmuxCommand('display-message', '-p', '-t', pane.session, '#{pane_title}')).not.toContain('PWNED');
+      expect(tmuxCommand('list-buffers')).toBe('');
+      pane.keys('q');
+      expect(await pane.waitForExit()).toBe(0);
     } finally {
       stopSession(pane);
     }

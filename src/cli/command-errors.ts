@@ -1,4 +1,5 @@
 import { ConfigurationError, ForgeError, ModelNotConfiguredError, describeError, type ErrorInfo, type RunStatus } from '../core/index.js';
+import { printError, printJson } from './terminal-output.js';
 
 /** Exit codes of the `forge` command. */
 /** `refused`: a skill replay stopped before a write it could not prove (a safe failure; that step wrote nothing). */
@@ -18,18 +19,19 @@ export function exitCodeForRun(status: RunStatus): number {
 
 /**
  * Reports an error the way a user can act on it: the message and the hint, no stack trace (set
- * FORGE_DEBUG=1 for one). With `--json` the error is printed as `{"error": {...}}` on stdout.
+ * FORGE_DEBUG=1 for one). With `--json` the error is printed as `{"error": {...}}` on stdout. Like all
+ * output, it is printed redacted and terminal-safe (see `printOut`).
  */
 export function reportError(error: unknown, json: boolean): number {
   const info = describeError(error);
   if (json) {
-    process.stdout.write(`${JSON.stringify({ error: info }, null, 2)}\n`);
+    printJson({ error: info });
   } else if (error instanceof ModelNotConfiguredError) {
-    process.stderr.write(`forge: ${info.message}\n\n${info.hint ?? ''}\n`);
+    printError(`forge: ${info.message}\n\n${info.hint ?? ''}\n`);
   } else {
-    process.stderr.write(errorLines(info));
+    printError(errorLines(info));
   }
-  if (process.env['FORGE_DEBUG'] === '1' && error instanceof Error && error.stack !== undefined) process.stderr.write(`${error.stack}\n`);
+  if (process.env['FORGE_DEBUG'] === '1' && error instanceof Error && error.stack !== undefined) printError(`${error.stack}\n`);
   return ForgeError.isInstance(error) && (error instanceof ConfigurationError || error instanceof ModelNotConfiguredError) ? EXIT.usage : EXIT.failed;
 }
 

@@ -1,5 +1,6 @@
 import type { EventBus } from '../core/index.js';
 import { formatEventLine } from './event-line/index.js';
+import { printError } from './terminal-output.js';
 
 export interface RunView {
   stop(): Promise<void>;
@@ -19,7 +20,7 @@ export async function attachRunView(bus: EventBus, options: { json: boolean; tui
     return startLiveView(bus);
   }
   const unsubscribe = bus.subscribe((event) => {
-    process.stderr.write(`${formatEventLine(event)}\n`);
+    printError(`${formatEventLine(event)}\n`);
   });
   return {
     stop: async () => {

@@ -1,16 +1,18 @@
 import type { ForgeRuntime, RuntimeOptions } from '../runtime/index.js';
 import { reportError } from './command-errors.js';
+import { cliRedactor } from './terminal-output.js';
 
 /**
  * Opens the runtime for one command, runs `action`, sets the exit code from its result (or from the
- * error, reported the way users can act on it) and always closes the runtime. The runtime module is
- * loaded on use, so `forge --help` and light commands start fast.
+ * error, reported the way users can act on it) and always closes the runtime. The runtime shares the
+ * CLI's redactor, so secrets it learns (MCP header values) are redacted from what the command prints.
+ * The runtime module is loaded on use, so `forge --help` and light commands start fast.
  */
 export async function withRuntime(json: boolean, action: (runtime: ForgeRuntime) => Promise<number>, options: RuntimeOptions = {}): Promise<void> {
   let runtime: ForgeRuntime | undefined;
   try {
     const { openRuntime } = await import('../runtime/index.js');
-    runtime = await openRuntime(process.env, process.cwd(), options);
+    runtime = await openRuntime(process.env, process.cwd(), { ...options, redactor: cliRedactor });
     process.exitCode = await action(runtime);
   } catch (error) {
     process.exitCode = reportError(error, json);

@@ -92,7 +92,12 @@ export const eventSchemas = {
   'tool-error': event('tool-error', {
     call_id: z.string(),
     tool: z.string(),
+    /** The message is capped at the output limit, like a result. */
     error: errorInfoSchema,
+    /** Whether the message was cut at the output limit; absent in older logs. */
+    truncated: z.boolean().optional(),
+    /** Whether the model was shown the message as untrusted content (an external tool's own failure); absent in older logs. */
+    untrusted: z.boolean().optional(),
     duration_ms: z.number().nonnegative(),
   }),
   /** Convergence mode: the plan as it stands after a turn. */

@@ -1,2 +1,2 @@
-export { InProcessEventBus } from './in-process-event-bus.js';
+export { InProcessEventBus, type InProcessEventBusOptions } from './in-process-event-bus.js';
 export { createRunEmitter, type RunEmitter } from './run-emitter.js';

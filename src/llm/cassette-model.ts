@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Prompt, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { z } from 'zod';
 import { ForgeError, ModelNotConfiguredError } from '../core/index.js';
+import { withoutBoundarySuffixes } from '../tools/index.js';
 
 /** One message of a request as a cassette keeps it: provider-neutral, system prompt left out. */
 const cassetteMessageSchema = z.object({
@@ -68,7 +69,7 @@ function outputText(output: unknown): string {
   return JSON.stringify(output);
 }
 
-/** The request as the cassette compares it: messages without the system prompt, and the tool names. */
+/** The request as the cassette compares it: messages without the system prompt (tool results without boundary suffixes), and the tool names. */
 function normalizeRequest(options: LanguageModelV3CallOptions, substitutions: CassetteSubstitutions): CassetteTurn['request'] {
   const sub = (text: string) => substitute(text, substitutions, 'record');
   const messages: CassetteMessage[] = [];
@@ -83,7 +84,8 @@ function normalizeRequest(options: LanguageModelV3CallOptions, substitutions: Ca
         .map((part) => ({ id: String(part['toolCallId']), name: String(part['toolName']), input: JSON.parse(sub(typeof part['input'] === 'string' ? part['input'] : JSON.stringify(part['input'] ?? {}))) as unknown })),
       tool_results: parts
         .filter((part) => part.type === 'tool-result')
-        .map((part) => ({ id: String(part['toolCallId']), name: String(part['toolName']), output: sub(outputText(part['output'])) })),
+        // A boundary's random suffix is drawn anew in every session; the content inside is what must match.
+        .map((part) => ({ id: String(part['toolCallId']), name: String(part['toolName']), output: sub(withoutBoundarySuffixes(outputText(part['output']))) })),
     });
   }
   return { messages, tools: (options.tools ?? []).map((tool) => tool.name).sort() };

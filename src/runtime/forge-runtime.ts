@@ -3,6 +3,7 @@ import { DEFAULT_MEMORY_BOUNDS, DEFAULT_MAX_ITERATIONS, boundHistory, defaultPol
 import { NotFoundError, type AnyEventBody, type ApprovalGate, type GuardedFetch, type Policy, type Store } from '../core/index.js';
 import { InProcessEventBus, createRunEmitter } from '../events/index.js';
 import { CostMeter, createUtilityModel, defaultModelSlug, resolveModel, type ResolvedModel } from '../llm/index.js';
+import { SecretRedactor, secretsFromEnvironment } from '../redaction/index.js';
 import { RunRecorder, runLogPath } from '../runlog/index.js';
 import { installationSecretBox, openStore } from '../store/index.js';
 import { runConverge, type ConvergeRunResult } from '../synthesis/converge/index.js';
@@ -19,7 +20,10 @@ import { toLoopMessage, toStoredMessage } from './conversation-messages.js';
 export interface ForgeRuntime {
   readonly config: ForgeConfig;
   readonly store: Store;
+  /** Every event on it has passed `redactor` before any listener (run log, store, terminal, API) sees it. */
   readonly bus: InProcessEventBus;
+  /** The secrets of this runtime (its environment's keys, opened MCP header values), redacted from events and stored messages. */
+  readonly redactor: SecretRedactor;
   readonly registry: ToolRegistry;
   readonly fetch: GuardedFetch;
   readonly policy: Policy;
@@ -34,6 +38,11 @@ export interface ForgeRuntime {
 
 /** Choices a composition root makes when it opens the runtime. */
 export interface RuntimeOptions {
+  /**
+   * The redactor to use and add this runtime's secrets to, so a composition root that prints (the CLI)
+   * redacts what the runtime learns; a new one when absent.
+   */
+  readonly redactor?: SecretRedactor;
   readonly mcp?: {
     /** Stdio MCP servers start local programs: `allow` only for the local CLI's explicit opt-in; servers pass `refuse`. */
     readonly stdio?: StdioPermission;
@@ -50,9 +59,10 @@ export function newRunId(): string {
 }
 
 /**
- * Opens the store, builds the guard and the registry of built-in tools, and reconnects the stored MCP
- * servers (waiting at most `startupWaitMs` for them; a server that is down keeps reconnecting in the
- * background and shows `reconnecting` meanwhile).
+ * Opens the store, builds the guard and the registry of built-in tools, seeds the redactor with the
+ * environment's secrets (see `secretsFromEnvironment`), and reconnects the stored MCP servers (waiting
+ * at most `startupWaitMs` for them; a server that is down keeps reconnecting in the background and
+ * shows `reconnecting` meanwhile).
  */
 export async function openRuntime(env: Environment = process.env, cwd: string = process.cwd(), options: RuntimeOptions = {}): Promise<ForgeRuntime> {
   const config = loadConfig(env, cwd);
@@ -61,10 +71,13 @@ export async function openRuntime(env: Environment = process.env, cwd: string = 
   const fetch = createGuardedFetch(destinations);
   const registry = new ToolRegistry();
   for (const tool of createBuiltinTools(searchConfigFromEnv(env))) registry.register(tool);
+  const redactor = options.redactor ?? new SecretRedactor();
+  for (const secret of secretsFromEnvironment(env)) redactor.add(secret);
   const store = await openStore({ url: config.databaseUrl });
   const mcp = new McpConnectionManager({
     store: store.mcpServers,
     registry,
+    redactor,
     secrets: installationSecretBox({ secretKey: config.secretKey, home: config.home }),
     fetch: createGuardedStreamFetch(destinations),
     // The local opt-in for stdio servers is explicit: --allow-stdio, or FORGE_MCP_ALLOW_STDIO=1.
@@ -83,7 +96,7 @@ export async function openRuntime(env: Environment = process.env, cwd: string = 
     const toolbox = await Toolbox.open(toolboxFolder(config.home), { mirror: store.toolbox });
     await mcp.start({ waitMs: options.mcp?.startupWaitMs ?? 3_000 });
     registerPromotedTools(registry, toolbox);
-    return { config, store, bus: new InProcessEventBus(), registry, fetch, policy: defaultPolicy, approvals: refuseApprovals, mcp, toolbox, close };
+    return { config, store, bus: new InProcessEventBus({ redactor }), redactor, registry, fetch, policy: defaultPolicy, approvals: refuseApprovals, mcp, toolbox, close };
   } catch (error) {
     // Nothing opened here may outlive a failed start: connections and the database are closed again.
     await close();
@@ -118,8 +131,8 @@ export interface RunTaskResult extends AgentRunResult {
 
 /**
  * Runs one task end to end: resolves the model (a clear error when none is configured), records the
- * run in the store and the run log, continues the conversation with bounded history, and returns the
- * documented JSON shape.
+ * run in the store and the run log (with the runtime's secrets redacted from both), continues the
+ * conversation with bounded history, and returns the documented JSON shape.
  */
 export async function runTask(runtime: ForgeRuntime, options: RunTaskOptions): Promise<RunTaskResult> {
   const { store, config } = runtime;
@@ -129,7 +142,7 @@ export async function runTask(runtime: ForgeRuntime, options: RunTaskOptions): P
       : resolveModel(defaultModelSlug(config.env, options.model), config.env, options.model === undefined ? 'FORGE_MODEL' : '--model');
   const conversation =
     options.conversationId === undefined
-      ? await store.conversations.create({ title: options.task.slice(0, 80) })
+      ? await store.conversations.create({ title: runtime.redactor.redactText(options.task).slice(0, 80) })
       : await requireConversation(store, options.conversationId);
   const bounds = {
     maxMessages: config.historyMessages ?? DEFAULT_MEMORY_BOUNDS.maxMessages,
@@ -138,7 +151,7 @@ export async function runTask(runtime: ForgeRuntime, options: RunTaskOptions): P
   const history = boundHistory((await store.conversations.listMessages(conversation.id, { lastN: bounds.maxMessages })).map(toLoopMessage), bounds);
 
   const runId = newRunId();
-  await store.runs.create({ id: runId, task: options.task, model: model.slug, conversationId: conversation.id });
+  await store.runs.create({ id: runId, task: runtime.redactor.redactText(options.task), model: model.slug, conversationId: conversation.id });
   const logFile = runLogPath(config.home, runId);
   const recorder = new RunRecorder(runtime.bus, runId, logFile, store);
   const emitter = createRunEmitter(runtime.bus, runId);
@@ -148,7 +161,7 @@ export async function runTask(runtime: ForgeRuntime, options: RunTaskOptions): P
   const onMessages: NonNullable<AgentRunOptions['onMessages']> = async (messages, details) => {
     await store.conversations.appendMessages(
       conversation.id,
-      messages.map((message) => toStoredMessage(message, runId, details)),
+      messages.map((message) => runtime.redactor.redactValue(toStoredMessage(message, runId, details))),
     );
   };
   let result: AgentRunResult | ConvergeRunResult;

@@ -16,6 +16,7 @@ import {
 import type { RunEmitter } from '../events/index.js';
 import type { ToolRegistry } from './registry.js';
 import { DEFAULT_OUTPUT_LIMIT, capToolOutput } from './result-cap.js';
+import { defangBoundaryTags } from './defang-boundary-tags.js';
 import { wrapUntrusted } from './untrusted-content.js';
 
 export interface DispatchRequest {
@@ -55,8 +56,12 @@ export type DispatchOutcome =
       readonly callId: string;
       readonly tool: string;
       readonly input: unknown;
+      /** The error as reported, its message capped at the output limit. */
       readonly error: ErrorInfo;
       readonly output: string;
+      readonly truncated: boolean;
+      /** Whether `output` wraps the message as untrusted content (an external tool's own failure). */
+      readonly untrusted: boolean;
       readonly durationMs: number;
     };
 
@@ -66,8 +71,19 @@ function serialize(value: unknown): string {
   return JSON.stringify(value);
 }
 
-function errorForModel(error: ErrorInfo): string {
-  return `Error (${error.name}): ${error.message}${error.hint === undefined ? '' : `\nHint: ${error.hint}`}`;
+/**
+ * A failure as the model reads it. The message is capped like a result; when it is an external tool's
+ * own failure (its text, or validation against the schema it brought) it is wrapped as untrusted exactly
+ * like its results, and the hint, which Forge wrote, stays outside the boundary.
+ */
+function errorForModel(error: ErrorInfo, source: string | undefined): string {
+  const hint = error.hint === undefined ? '' : `\nHint: ${source === undefined ? error.hint : defangBoundaryTags(error.hint)}`;
+  return source === undefined ? `Error (${error.name}): ${error.message}${hint}` : `Error (${error.name}):\n${wrapUntrusted(source, error.message)}${hint}`;
+}
+
+/** Forge's own refusals: their text is Forge's even when the tool is external. */
+function isGateRefusal(error: unknown): boolean {
+  return error instanceof PolicyBlockedError || error instanceof ApprovalDeniedError || error instanceof RunCancelledError;
 }
 
 function zodIssues(error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> }): string[] {
@@ -95,19 +111,23 @@ async function authorize(tool: AnyTool, input: unknown, request: DispatchRequest
 /**
  * The one choke point every tool call passes: resolves the name, validates the input against the
  * tool's schema, asks the policy (and approvals), times the call, turns the result into text, wraps
- * external content as untrusted and caps what the model sees. Never throws: failures come back as
- * an outcome with `ok: false` and a `tool-error` event, so a model can read and correct them.
+ * external content as untrusted and caps what the model sees. Failures are treated like results: the
+ * message is capped at the same limit, and an external tool's failure is wrapped as untrusted too (its
+ * text came from the outside world as surely as its results do); only Forge's own refusals (policy,
+ * approval, cancellation) are not. Never throws: failures come back as an outcome with `ok: false` and
+ * a `tool-error` event, so a model can read and correct them.
  */
 export async function dispatchToolCall(request: DispatchRequest, environment: DispatchEnvironment): Promise<DispatchOutcome> {
   const { emitter } = environment;
   const started = performance.now();
   emitter.emit({ type: 'tool-call-start', call_id: request.callId, tool: request.name, input: request.input, iteration: request.iteration });
-  let toolName = request.name;
+  const limit = environment.outputLimit ?? DEFAULT_OUTPUT_LIMIT;
+  let resolved: AnyTool | undefined;
   let input = request.input;
   try {
     if (environment.context.signal.aborted) throw new RunCancelledError('the run was cancelled before the tool ran');
     const tool = environment.registry.resolve(request.name);
-    toolName = tool.name;
+    resolved = tool;
     const parsed = tool.inputSchema.safeParse(request.input ?? {});
     if (!parsed.success) throw new ToolInputError(tool.name, zodIssues(parsed.error));
     input = parsed.data;
@@ -119,15 +139,20 @@ export async function dispatchToolCall(request: DispatchRequest, environment: Di
       throw ForgeError.isInstance(error) ? error : new ToolExecutionError(tool.name, error instanceof Error ? error.message : String(error), error);
     }
     const untrusted = tool.external === true;
-    const capped = capToolOutput(serialize(value), environment.outputLimit ?? DEFAULT_OUTPUT_LIMIT);
+    const capped = capToolOutput(serialize(value), limit);
     const output = untrusted ? wrapUntrusted(tool.name, capped.text) : capped.text;
     const durationMs = performance.now() - started;
     emitter.emit({ type: 'tool-result', call_id: request.callId, tool: tool.name, output, truncated: capped.truncated, untrusted, duration_ms: durationMs });
     return { ok: true, callId: request.callId, tool: tool.name, input, value, output, truncated: capped.truncated, untrusted, durationMs };
   } catch (error) {
-    const info = describeError(error);
+    const described = describeError(error);
+    const capped = capToolOutput(described.message, limit);
+    const info = { ...described, message: capped.text };
+    const toolName = resolved?.name ?? request.name;
+    const untrusted = resolved?.external === true && !isGateRefusal(error);
     const durationMs = performance.now() - started;
-    emitter.emit({ type: 'tool-error', call_id: request.callId, tool: toolName, error: info, duration_ms: durationMs });
-    return { ok: false, callId: request.callId, tool: toolName, input, error: info, output: errorForModel(info), durationMs };
+    emitter.emit({ type: 'tool-error', call_id: request.callId, tool: toolName, error: info, truncated: capped.truncated, untrusted, duration_ms: durationMs });
+    const output = errorForModel(info, untrusted ? toolName : undefined);
+    return { ok: false, callId: request.callId, tool: toolName, input, error: info, output, truncated: capped.truncated, untrusted, durationMs };
   }
 }

@@ -2,4 +2,5 @@ export { dispatchToolCall, type DispatchEnvironment, type DispatchOutcome, type 
 export { ToolRegistry, type JsonSchema, type ToolSpecification } from './registry.js';
 export { DEFAULT_OUTPUT_LIMIT, capToolOutput, type CappedText } from './result-cap.js';
 export { aliasCandidates, normalizeToolName } from './tool-name-aliases.js';
-export { UNTRUSTED_CONTENT_RULE, unwrapUntrustedContent, wrapUntrusted } from './untrusted-content.js';
+export { defangBoundaryTags } from './defang-boundary-tags.js';
+export { UNTRUSTED_CONTENT_RULE, unwrapUntrustedContent, withoutBoundarySuffixes, wrapUntrusted } from './untrusted-content.js';

@@ -1,4 +1,4 @@
-/** About how much of one tool result a model is shown. */
+/** About how much of one tool result, or one tool error message, a model is shown. */
 export const DEFAULT_OUTPUT_LIMIT = 12_000;
 
 export interface CappedText {
@@ -8,14 +8,20 @@ export interface CappedText {
 }
 
 /**
- * Cuts text fed back to a model at `limit` characters and says so visibly, so the model knows it
- * saw only a part (and can ask for less).
+ * Cuts text fed back to a model (a tool's result or its error message alike) at `limit` characters and
+ * says so visibly, so the model knows it saw only a part (and can ask for less). A cut never splits a
+ * surrogate pair.
  */
 export function capToolOutput(text: string, limit = DEFAULT_OUTPUT_LIMIT): CappedText {
   if (text.length <= limit) return { text, truncated: false, originalLength: text.length };
+  const end = isHighSurrogate(text.charCodeAt(limit - 1)) ? limit - 1 : limit;
   return {
-    text: `${text.slice(0, limit)}\n\n[truncated by Forge: showing the first ${limit} of ${text.length} characters]`,
+    text: `${text.slice(0, end)}\n\n[truncated by Forge: showing the first ${end} of ${text.length} characters]`,
     truncated: true,
     originalLength: text.length,
   };
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { ForgeEvent } from '../../core/index.js';
 import type { DemoReport, DemoRow, ToolboxDemoReport } from '../../demo/index.js';
 import { EXIT, reportError } from '../command-errors.js';
+import { printError, printJson, printOut } from '../terminal-output.js';
 
 function table(header: readonly string[], lines: readonly (readonly string[])[]): string {
   const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => line[column]!.length)));
@@ -110,16 +111,18 @@ the sandbox, the verification gate and the toolbox are real. Its data folder is 
         // Loaded on use, so `forge --help` and other commands start fast.
         const { runLifecycleDemo, runToolboxDemo } = await import('../../demo/index.js');
         const { formatEventLine } = await import('../event-line/index.js');
-        const demoOptions = options.trace === true ? { onEvent: (event: ForgeEvent) => process.stderr.write(`${formatEventLine(event)}\n`) } : {};
+        const demoOptions = options.trace === true ? { onEvent: (event: ForgeEvent) => printError(`${formatEventLine(event)}\n`) } : {};
         if (options.toolbox === true) {
           const report = await runToolboxDemo(process.env, demoOptions);
-          process.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : toolboxNarrative(report));
+          if (json) printJson(report);
+          else printOut(toolboxNarrative(report));
           // A run that does not complete throws (DemoRunError), so a report always tells the whole story.
           process.exitCode = EXIT.ok;
           return;
         }
         const report = await runLifecycleDemo(process.env, demoOptions);
-        process.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : narrative(report));
+        if (json) printJson(report);
+        else printOut(narrative(report));
         process.exitCode = report.rows.every((row) => row.status === 'completed') ? EXIT.ok : EXIT.failed;
       } catch (error) {
         process.exitCode = reportError(error, json);

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { ConfigurationError, type McpTransportKind } from '../../core/index.js';
 import type { McpRegisteredTool, McpServerStatus } from '../../tools/mcp/index.js';
 import { EXIT, parsePort, parsePositiveInteger } from '../command-errors.js';
+import { printJson, printOut } from '../terminal-output.js';
 // The constants alone, not the server's index: that would load the MCP SDK for every command.
 import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS } from '../../server/mcp/session-limits.js';
 import { withRuntime } from '../with-runtime.js';
@@ -10,7 +11,8 @@ import { FORGE_VERSION } from '../../version.js';
 const transports: readonly McpTransportKind[] = ['streamable-http', 'sse', 'stdio'];
 
 function print(json: boolean, value: unknown, text: string): void {
-  process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : text);
+  if (json) printJson(value);
+  else printOut(text);
 }
 
 /** A status in the snake_case shape every `--json` output uses. */

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { ConfigurationError, RunLogError } from '../../core/index.js';
 import { EXIT, reportError } from '../command-errors.js';
 import { formatEventLine } from '../event-line/index.js';
+import { cliRedactor, printError, printJson, printOut } from '../terminal-output.js';
 
 interface ReplayCommandOptions {
   speed: number;
@@ -49,7 +50,8 @@ async function replayCommand(file: string, options: ReplayCommandOptions): Promi
     const { events, error } = await readRunLog(file);
     // Ink and React load only when the view is shown.
     const { runReplayView } = await import('../tui/index.js');
-    await runReplayView(events, { speed: options.speed, startPaused: options.paused === true, error });
+    // A log written before secrets were redacted shows none of the secrets this process knows either.
+    await runReplayView(events.map((event) => cliRedactor.redactValue(event)), { speed: options.speed, startPaused: options.paused === true, error });
     return reportRunLogError(error);
   } catch (error) {
     return reportError(error, json);
@@ -60,7 +62,7 @@ async function printTotals(file: string): Promise<number> {
   const { readRunLog, totalsFromEvents } = await import('../../runlog/index.js');
   const { events, error } = await readRunLog(file);
   const report = { file, event_count: events.length, ...totalsFromEvents(events), ...(error === undefined ? {} : { error: error.toJSON() }) };
-  process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  printJson(report);
   return error === undefined ? EXIT.ok : EXIT.failed;
 }
 
@@ -69,7 +71,7 @@ async function printTotals(file: string): Promise<number> {
 async function printTrace(file: string): Promise<number> {
   try {
     const { iterateRunLog } = await import('../../runlog/index.js');
-    for await (const event of iterateRunLog(file)) process.stdout.write(`${formatEventLine(event)}\n`);
+    for await (const event of iterateRunLog(file)) printOut(`${formatEventLine(event)}\n`);
   } catch (error) {
     if (error instanceof RunLogError) return reportRunLogError(error);
     throw error;
@@ -79,7 +81,7 @@ async function printTrace(file: string): Promise<number> {
 
 function reportRunLogError(error: RunLogError | undefined): number {
   if (error === undefined) return EXIT.ok;
-  process.stderr.write(`forge: replay stopped at a bad line of the run log. ${error.message}\n`);
+  printError(`forge: replay stopped at a bad line of the run log. ${error.message}\n`);
   return EXIT.failed;
 }
 

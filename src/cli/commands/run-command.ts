@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { ConfigurationError } from '../../core/index.js';
 import type { ForgeRuntime } from '../../runtime/index.js';
 import { EXIT, errorLines, exitCodeForRun, parsePositiveInteger, reportError } from '../command-errors.js';
+import { cliRedactor, printError, printJson, printOut } from '../terminal-output.js';
 
 interface RunCommandOptions {
   model?: string;
@@ -57,7 +58,7 @@ async function runCommand(task: string, options: RunCommandOptions): Promise<num
   const onInterrupt = () => {
     interrupts += 1;
     if (interrupts > 1) process.exit(EXIT.cancelled);
-    process.stderr.write('\nforge: stopping (Ctrl-C again to quit at once)…\n');
+    printError('\nforge: stopping (Ctrl-C again to quit at once)…\n');
     controller.abort('interrupted by the user (Ctrl-C)');
   };
   process.on('SIGINT', onInterrupt);
@@ -66,7 +67,7 @@ async function runCommand(task: string, options: RunCommandOptions): Promise<num
     // Loaded on use, so `forge --help` and other commands start fast.
     const { openRuntime, runTask, runTaskWithSkills } = await import('../../runtime/index.js');
     const { attachRunView } = await import('../run-view.js');
-    runtime = await openRuntime();
+    runtime = await openRuntime(process.env, process.cwd(), { redactor: cliRedactor });
     const view = await attachRunView(runtime.bus, { json, tui: options.tui });
     let result;
     try {
@@ -84,13 +85,13 @@ async function runCommand(task: string, options: RunCommandOptions): Promise<num
       await view.stop();
     }
     if (json) {
-      process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      printJson(result);
     } else {
-      if (result.answer !== null) process.stdout.write(`${result.answer}\n`);
-      for (const warning of 'warnings' in result ? (result.warnings ?? []) : []) process.stderr.write(`forge: WARNING: ${warning}\n`);
-      if (result.error !== null) process.stderr.write(errorLines(result.error));
+      if (result.answer !== null) printOut(`${result.answer}\n`);
+      for (const warning of 'warnings' in result ? (result.warnings ?? []) : []) printError(`forge: WARNING: ${warning}\n`);
+      if (result.error !== null) printError(errorLines(result.error));
       const how = 'conversation_id' in result ? `conversation ${result.conversation_id}` : `${result.status === 'refused' ? 'refused to replay' : 'replayed'} skill ${result.skill} (${result.mode}, ${result.llm_calls} model calls)`;
-      process.stderr.write(`run ${result.run_id} · ${how} · log ${result.log_file}\n`);
+      printError(`run ${result.run_id} · ${how} · log ${result.log_file}\n`);
     }
     return exitCodeForRun(result.status);
   } catch (error) {

@@ -3,10 +3,12 @@ import type { Command } from 'commander';
 import { ConfigurationError } from '../../core/index.js';
 import type { ReplayModeOption } from '../../skills/index.js';
 import { EXIT, errorLines, exitCodeForRun, parsePositiveInteger } from '../command-errors.js';
+import { printError, printJson, printOut } from '../terminal-output.js';
 import { withRuntime } from '../with-runtime.js';
 
 function print(json: boolean, value: unknown, text: () => string): void {
-  process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : text());
+  if (json) printJson(value);
+  else printOut(text());
 }
 
 /** The modules behind the skill commands, loaded on use so `forge --help` and other commands start fast. */
@@ -137,15 +139,15 @@ Skills are named by name, id, or name@<version> (forge skill versions <name> lis
           await view.stop();
         }
         if (json) {
-          process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+          printJson(result);
         } else {
-          if (result.answer !== null) process.stdout.write(`${result.answer}\n`);
+          if (result.answer !== null) printOut(`${result.answer}\n`);
           for (const step of result.steps) {
-            for (const resolution of step.resolutions) process.stderr.write(`  step ${step.index} ${step.tool}: ${resolution.name} ← ${resolution.strategy}${resolution.proven ? '' : ' (not proven)'} ${JSON.stringify(resolution.value)}  (${resolution.because})\n`);
+            for (const resolution of step.resolutions) printError(`  step ${step.index} ${step.tool}: ${resolution.name} ← ${resolution.strategy}${resolution.proven ? '' : ' (not proven)'} ${JSON.stringify(resolution.value)}  (${resolution.because})\n`);
           }
-          for (const write of result.writes) process.stderr.write(`  ${write.made ? (write.ok === true ? 'wrote' : 'write failed') : 'would write'}: step ${write.step} ${write.tool} ${JSON.stringify(write.arguments)}\n`);
-          if (result.error !== null) process.stderr.write(errorLines(result.error));
-          process.stderr.write(`${result.mode} replay${result.dry_run ? ' (dry run)' : ''} · ${result.status} · ${result.llm_calls} model calls · ${result.tokens.input} in / ${result.tokens.output} out tokens · log ${result.log_file}\n`);
+          for (const write of result.writes) printError(`  ${write.made ? (write.ok === true ? 'wrote' : 'write failed') : 'would write'}: step ${write.step} ${write.tool} ${JSON.stringify(write.arguments)}\n`);
+          if (result.error !== null) printError(errorLines(result.error));
+          printError(`${result.mode} replay${result.dry_run ? ' (dry run)' : ''} · ${result.status} · ${result.llm_calls} model calls · ${result.tokens.input} in / ${result.tokens.output} out tokens · log ${result.log_file}\n`);
         }
         return exitCodeForRun(result.status);
       });
@@ -229,12 +231,11 @@ Skills are named by name, id, or name@<version> (forge skill versions <name> lis
       await withRuntime(false, async (runtime) => {
         const modules = await skillModules();
         const { document } = await modules.loadSkill(runtime, name);
-        const text = `${JSON.stringify(document, null, 2)}\n`;
-        if (file === undefined) process.stdout.write(text);
+        if (file === undefined) printJson(document);
         else {
           // A skill document carries its recording (real tool results): private, like the store it came from.
-          await writeFile(file, text, { mode: 0o600 });
-          process.stderr.write(`exported ${document.name} to ${file}\n`);
+          await writeFile(file, `${JSON.stringify(document, null, 2)}\n`, { mode: 0o600 });
+          printError(`exported ${document.name} to ${file}\n`);
         }
         return EXIT.ok;
       });

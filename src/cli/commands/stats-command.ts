@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { NotFoundError, type RunLogError } from '../../core/index.js';
 import type { AggregateTotals, RunTotals, UsageTotals } from '../../runlog/index.js';
 import { EXIT, reportError } from '../command-errors.js';
+import { printError, printJson, printOut } from '../terminal-output.js';
 
 /** The run logs in FORGE_HOME/runs, oldest first (names start with the start time, so they sort). */
 function runLogs(home: string): string[] {
@@ -88,12 +89,14 @@ export function registerStatsCommand(program: Command): void {
         if (options.all !== true && files.length === 1) {
           const [read] = reads;
           const totals = totalsFromEvents(read!.events);
-          process.stdout.write(json ? `${JSON.stringify({ file: read!.file, ...totals, ...(read!.error === undefined ? {} : { error: read!.error.toJSON() }) }, null, 2)}\n` : runReport(read!.file, totals));
+          if (json) printJson({ file: read!.file, ...totals, ...(read!.error === undefined ? {} : { error: read!.error.toJSON() }) });
+          else printOut(runReport(read!.file, totals));
         } else {
           const totals = aggregateTotals(reads.map((read) => totalsFromEvents(read.events)));
-          process.stdout.write(json ? `${JSON.stringify({ files, ...totals, errors: errors.map((error) => error.toJSON()) }, null, 2)}\n` : aggregateReport(files, totals));
+          if (json) printJson({ files, ...totals, errors: errors.map((error) => error.toJSON()) });
+          else printOut(aggregateReport(files, totals));
         }
-        if (!json) for (const error of errors) process.stderr.write(`forge: ${error.message}\n`);
+        if (!json) for (const error of errors) printError(`forge: ${error.message}\n`);
         process.exitCode = errors.length === 0 ? EXIT.ok : EXIT.failed;
       } catch (error) {
         process.exitCode = reportError(error, json);

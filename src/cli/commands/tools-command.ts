@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { ForgeRuntime } from '../../runtime/index.js';
 import { EXIT, parseJsonOption } from '../command-errors.js';
+import { printError, printJson, printOut } from '../terminal-output.js';
 import { withRuntime } from '../with-runtime.js';
 import { formatEventLine } from '../event-line/index.js';
 
@@ -84,13 +85,13 @@ export function registerToolsCommand(program: Command): void {
           failures: entry.failures,
         }));
         if (options.json === true) {
-          process.stdout.write(`${JSON.stringify({ tools: rows, toolbox }, null, 2)}\n`);
+          printJson({ tools: rows, toolbox });
         } else {
           const width = Math.max(...rows.map((row) => row.name.length), ...toolbox.map((entry) => entry.name.length));
-          for (const row of rows) process.stdout.write(`${row.name.padEnd(width)}  ${row.side_effect.padEnd(8)} ${row.risk.padEnd(6)} ${row.description.split('\n')[0]}\n`);
-          if (toolbox.length > 0) process.stdout.write(`\ntoolbox (${runtime.toolbox.manifestFile}):\n`);
+          for (const row of rows) printOut(`${row.name.padEnd(width)}  ${row.side_effect.padEnd(8)} ${row.risk.padEnd(6)} ${row.description.split('\n')[0]}\n`);
+          if (toolbox.length > 0) printOut(`\ntoolbox (${runtime.toolbox.manifestFile}):\n`);
           for (const entry of toolbox) {
-            process.stdout.write(`${entry.name.padEnd(width)}  ${entry.status.padEnd(8)} ${entry.origin}, ${counted(entry.revisions, 'revision')}, ${counted(entry.uses, 'use')}${entry.failures.length === 0 ? '' : ` — ${entry.failures[0]}`}\n`);
+            printOut(`${entry.name.padEnd(width)}  ${entry.status.padEnd(8)} ${entry.origin}, ${counted(entry.revisions, 'revision')}, ${counted(entry.uses, 'use')}${entry.failures.length === 0 ? '' : ` — ${entry.failures[0]}`}\n`);
           }
         }
         return EXIT.ok;
@@ -106,7 +107,8 @@ export function registerToolsCommand(program: Command): void {
     .action(async (name: string, options: { json?: boolean; source?: boolean }) => {
       await withRuntime(options.json === true, async (runtime) => {
         const described = describeTool(runtime, name);
-        process.stdout.write(options.json === true ? `${JSON.stringify(described, null, 2)}\n` : toolText(described, options.source === true));
+        if (options.json === true) printJson(described);
+        else printOut(toolText(described, options.source === true));
         return EXIT.ok;
       });
     });
@@ -123,12 +125,12 @@ export function registerToolsCommand(program: Command): void {
         const { readFile } = await import('node:fs/promises');
         const { addVerifiedTool } = await import('../../synthesis/toolbox/index.js');
         const [toolSource, testSource] = await Promise.all([readSourceFile(readFile, toolFile, '<tool.js>'), readSourceFile(readFile, options.test, '--test')]);
-        if (!json) process.stderr.write(`verifying ${toolFile} in the sandbox: its test against the tool, then against every stub…\n`);
+        if (!json) printError(`verifying ${toolFile} in the sandbox: its test against the tool, then against every stub…\n`);
         const entry = await addVerifiedTool(runtime.toolbox, runtime.registry, { toolSource, testSource, fetch: runtime.fetch });
         if (json) {
-          process.stdout.write(`${JSON.stringify({ name: entry.name, status: entry.status, capabilities: entry.capabilities, capabilities_used: entry.capabilities_used }, null, 2)}\n`);
+          printJson({ name: entry.name, status: entry.status, capabilities: entry.capabilities, capabilities_used: entry.capabilities_used });
         } else {
-          process.stdout.write(`${entry.name} passed its test in the sandbox, failed every stub, and is promoted (capabilities: ${entry.capabilities.join(', ') || 'none'}).\n`);
+          printOut(`${entry.name} passed its test in the sandbox, failed every stub, and is promoted (capabilities: ${entry.capabilities.join(', ') || 'none'}).\n`);
         }
         return EXIT.ok;
       });
@@ -147,11 +149,11 @@ export function registerToolsCommand(program: Command): void {
         const failures = verification.passed ? [] : verification.failures;
         if (json) {
           const verdict = { name: entry.name, status: entry.status, passed: verification.passed, failures, capabilities_used: verification.testRun.capabilitiesUsed };
-          process.stdout.write(`${JSON.stringify(verdict, null, 2)}\n`);
+          printJson(verdict);
         } else if (verification.passed) {
-          process.stdout.write(`${entry.name} (${entry.status}) still passes its test in the sandbox and fails every stub.\n`);
+          printOut(`${entry.name} (${entry.status}) still passes its test in the sandbox and fails every stub.\n`);
         } else {
-          process.stdout.write(`${entry.name} (${entry.status}) no longer passes the gate:\n${failures.map((failure) => `  - ${failure}`).join('\n')}\n`);
+          printOut(`${entry.name} (${entry.status}) no longer passes the gate:\n${failures.map((failure) => `  - ${failure}`).join('\n')}\n`);
         }
         return verification.passed ? EXIT.ok : EXIT.failed;
       });
@@ -169,7 +171,8 @@ export function registerToolsCommand(program: Command): void {
         if (runtime.toolbox.get(name) === undefined) throw new NotFoundError('toolbox tool', name, 'List the toolbox with `forge tools list`; built-in and MCP tools are not in it.');
         runtime.registry.unregister(name);
         await runtime.toolbox.remove(name);
-        process.stdout.write(json ? `${JSON.stringify({ removed: name })}\n` : `removed ${name}\n`);
+        if (json) printJson({ removed: name });
+        else printOut(`removed ${name}\n`);
         return EXIT.ok;
       });
     });
@@ -189,7 +192,7 @@ export function registerToolsCommand(program: Command): void {
         const { dispatchToolCall } = await import('../../tools/index.js');
         const { newRunId } = await import('../../runtime/index.js');
         const emitter = createRunEmitter(runtime.bus, `call-${newRunId()}`);
-        const unsubscribe = json ? () => {} : runtime.bus.subscribe((event) => process.stderr.write(`${formatEventLine(event)}\n`));
+        const unsubscribe = json ? () => {} : runtime.bus.subscribe((event) => printError(`${formatEventLine(event)}\n`));
         const outcome = await dispatchToolCall(
           { name, input, callId: 'direct', iteration: null },
           {
@@ -203,9 +206,9 @@ export function registerToolsCommand(program: Command): void {
         unsubscribe();
         if (json) {
           const { value: _value, ...shown } = outcome as typeof outcome & { value?: unknown };
-          process.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
+          printJson(shown);
         } else {
-          process.stdout.write(`${outcome.output}\n`);
+          printOut(`${outcome.output}\n`);
         }
         return outcome.ok ? EXIT.ok : EXIT.failed;
       });

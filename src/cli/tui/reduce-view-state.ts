@@ -1,4 +1,5 @@
 import type { EventOf, ForgeEvent } from '../../core/index.js';
+import { terminalSafeValue } from '../terminal-text.js';
 import { emptyViewState, streamCapacity } from './view-state.js';
 import type { ModelCallInFlight, ViewTotals, ToolboxEntry, ViewState } from './view-state.js';
 
@@ -6,9 +7,12 @@ import type { ModelCallInFlight, ViewTotals, ToolboxEntry, ViewState } from './v
  * Folds one event into the view. Pure: returns a new state and never mutates its input, so React can
  * compare states by reference. Unknown combinations (a result without its start, a change for a tool
  * never announced) are absorbed rather than rejected: the view shows what happened, the run log reader
- * is the place that judges validity.
+ * is the place that judges validity. Every string of the event enters the view with its terminal
+ * control characters escaped (see `terminalText`): the view draws nothing else, so no tool output or
+ * model text can send the terminal an escape sequence.
  */
-export function reduceViewState(state: ViewState, event: ForgeEvent): ViewState {
+export function reduceViewState(state: ViewState, received: ForgeEvent): ViewState {
+  const event = terminalSafeValue(received);
   const atMs = eventTimeMs(event) ?? state.lastEventAtMs;
   const next: ViewState = {
     ...state,

@@ -1,4 +1,5 @@
 import { Box, Text } from 'ink';
+import { terminalText } from '../terminal-text.js';
 import { EventStreamPanel } from './event-stream-panel.js';
 import { PlanPanel } from './plan-panel.js';
 import { planRunViewLayout } from './run-view-layout.js';
@@ -53,7 +54,7 @@ export function RunView({ state, now, width, height, notices = [] }: RunViewProp
       <TotalsFooter totals={state.totals} startedAtMs={state.startedAtMs} modelCallsInFlight={state.modelCallsInFlight} end={state.end} now={now} width={width} />
       {notices.map((notice, index) => (
         <Text key={index} color={notice.tone === 'error' ? 'red' : undefined} dimColor={notice.tone === 'info'} bold={notice.tone === 'error'} wrap="truncate-end">
-          {notice.text}
+          {terminalText(notice.text)}
         </Text>
       ))}
     </Box>

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
 import { defineTool, ToolExecutionError } from '../../core/index.js';
+import { maskUrlCredentials } from '../../redaction/index.js';
 import { classifyContent, describeBinaryBody, mediaTypeOf } from './content-kind.js';
 
 /**
@@ -32,7 +33,7 @@ export const readUrlTool = defineTool({
   async execute(input, context): Promise<ReadUrlOutput> {
     const response = await context.fetch(input.url, { headers: { accept }, signal: context.signal });
     if (response.status >= 400) {
-      throw new ToolExecutionError('read_url', `${response.url} answered HTTP ${response.status} (${STATUS_CODES[response.status] ?? 'unknown status'}).`);
+      throw new ToolExecutionError('read_url', `${maskUrlCredentials(response.url)} answered HTTP ${response.status} (${STATUS_CODES[response.status] ?? 'unknown status'}).`);
     }
     const contentType = response.headers['content-type'];
     const base = { url: response.url, content_type: mediaTypeOf(contentType) || 'unknown', truncated: response.truncated };

@@ -3,6 +3,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpTransportKind } from '../../core/index.js';
+import { displayUrl } from './display-url.js';
 import { McpConnectionError, McpStdioRefusedError } from './mcp-errors.js';
 
 /** Where and how to reach one MCP server, with its headers already opened from the secret box. */
@@ -46,7 +47,7 @@ function endpointUrl(endpoint: McpEndpoint): URL {
   try {
     return new URL(endpoint.url);
   } catch (error) {
-    throw new McpConnectionError({ serverName: endpoint.serverName, message: `"${endpoint.url}" is not a valid URL`, permanent: true, cause: error });
+    throw new McpConnectionError({ serverName: endpoint.serverName, message: `"${displayUrl(endpoint.url)}" is not a valid URL`, permanent: true, cause: error });
   }
 }
 

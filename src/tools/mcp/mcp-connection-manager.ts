@@ -1,6 +1,7 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigurationError, NotFoundError, describeError, type McpServerRecord, type McpServerStore, type McpTransportKind } from '../../core/index.js';
+import type { SecretRedactor } from '../../redaction/index.js';
 import type { ToolRegistry } from '../registry.js';
 import type { McpEndpoint, StdioPermission, createClientTransport } from './client-transport.js';
 import type { connectionFailure } from './connection-failure.js';
@@ -44,6 +45,8 @@ export interface McpConnectionManagerOptions {
   readonly store: McpServerStore;
   readonly registry: ToolRegistry;
   readonly secrets: HeaderSealer;
+  /** Learns every header value, given or opened from the store, so errors and events never show one. */
+  readonly redactor: Pick<SecretRedactor, 'add'>;
   /** The guarded fetch for HTTP transports (see `createGuardedStreamFetch`). */
   readonly fetch: FetchLike;
   /** `refuse` everywhere but the local CLI run with `--allow-stdio`. */
@@ -129,6 +132,7 @@ export class McpConnectionManager {
       throw new ConfigurationError('name', `an MCP server named "${definition.name}" is already configured.`, `Pick another name, or remove it first with \`forge mcp remove ${definition.name}\`.`);
     }
     const headers = definition.headers ?? {};
+    for (const value of Object.values(headers)) this.options.redactor.add(value);
     const draft: McpServerRecord = {
       name: definition.name,
       transport: definition.transport,
@@ -386,7 +390,10 @@ export class McpConnectionManager {
   }
 
   private headersOf(record: McpServerRecord): Record<string, string> {
-    return record.sealedHeaders === null ? {} : (JSON.parse(this.options.secrets.open(record.sealedHeaders)) as Record<string, string>);
+    if (record.sealedHeaders === null) return {};
+    const headers = JSON.parse(this.options.secrets.open(record.sealedHeaders)) as Record<string, string>;
+    for (const value of Object.values(headers)) this.options.redactor.add(value);
+    return headers;
   }
 
   /** Header names for display; none when the headers cannot be opened (the entry's last error says why). */

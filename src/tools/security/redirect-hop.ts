@@ -27,7 +27,7 @@ export function nextRedirectHop(status: number, location: string | undefined, cu
   try {
     url = new URL(location, current.url);
   } catch (error) {
-    throw new NetworkError(shortUrl(current.url), `redirected (HTTP ${status}) to an invalid Location: ${location.slice(0, 200)}`, error);
+    throw new NetworkError(shortUrl(current.url), `redirected (HTTP ${status}) to an invalid Location: ${shortUrl(location)}`, error);
   }
   const becomesGet = (status === 303 && current.method !== 'HEAD') || ((status === 301 || status === 302) && current.method === 'POST');
   const sameOrigin = url.origin === current.url.origin;

@@ -1,0 +1,29 @@
+import { SecretRedactor, secretsFromEnvironment } from '../redaction/index.js';
+import { terminalJson, terminalText } from './terminal-text.js';
+
+/**
+ * The secrets this CLI process knows: its environment's keys from the start, and whatever the runtime
+ * it opens adds (MCP header values as they are opened), since commands hand it to `openRuntime`.
+ */
+export const cliRedactor = new SecretRedactor(secretsFromEnvironment(process.env));
+
+/**
+ * Everything the `forge` command prints goes through these: secrets redacted, URL credentials masked and
+ * terminal control characters escaped (see `terminalText`), whether stdout is a terminal or a pipe, since
+ * a pipe's output usually ends up on one.
+ */
+export function printOut(text: string): void {
+  process.stdout.write(terminalText(cliRedactor.redactText(text)));
+}
+
+/** Like `printOut`, on stderr. */
+export function printError(text: string): void {
+  process.stderr.write(terminalText(cliRedactor.redactText(text)));
+}
+
+/** `value` as indented JSON on stdout, one document followed by a newline; redacted and terminal-safe, still valid JSON. */
+export function printJson(value: unknown): void {
+  // Through JSON first, so what is redacted is exactly what is printed (class instances by their toJSON).
+  const plain = JSON.parse(JSON.stringify(value) ?? 'null') as unknown;
+  process.stdout.write(`${terminalJson(cliRedactor.redactValue(plain))}\n`);
+}
