@@ -66,7 +66,7 @@ for (;;) {
   const start = startQueue.shift() ?? (await /** @type {Promise<WorkerStartData>} */ (new Promise((resolve) => (startWaiter = resolve))));
   const { wasmMemoryBytes } = start.limits;
   const quickjs = takeInstance(wasmMemoryBytes);
-  currentLink = createHostLink(port);
+  currentLink = createHostLink(port, start.limits.callsInFlight);
   const outcome = await runJob(start, quickjs, currentLink).catch(describeInternalFailure);
   currentLink = undefined;
   port.postMessage(/** @type {WorkerToHostMessage} */ ({ type: 'finished', outcome }));
@@ -344,7 +344,7 @@ function createSandbox(runtime, start, host) {
             throw new Error(`this run already made ${maximumCapabilityCalls} forge calls, the most one run may make`);
           }
           const deferred = context.newPromise();
-          host.request(grant.name, method, argumentsJson, (reply) => {
+          host.request({ capability: grant.name, method, argumentsJson, counted: grant.countsInFlight }, (reply) => {
             try {
               clock.run(() => {
                 if (reply.ok) context.newString(reply.valueJson).consume((text) => deferred.resolve(text));
