@@ -7,3 +7,4 @@ export { parseResolveEntries, type ResolveEntry } from './resolve-entries.js';
 export { FileJailError, createFileJail, defaultFileJailLimits, type FileJail, type FileJailEntry, type FileJailLimits, type FileJailOptions, type FileJailRefusal } from './file-jail.js';
 export { destinationRulesFrom, type DestinationOptions } from './destination-rules.js';
 export { createGuardedStreamFetch, type StreamFetch } from './guarded-stream-fetch.js';
+export { compileLinearPattern, type LinearPattern } from './linear-pattern.js';
