@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,22 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { startFixtureMcpServer, type FixtureMcpServer } from './fixtures/mcp/fixture-mcp-server.js';
 import { startFloodingMcpServer } from './fixtures/mcp/flooding-mcp-server.js';
+import { samplePeakRss } from './support/process-memory.js';
 import { runCli, type CliResult } from './support/built-cli.js';
 
 function json(result: CliResult): Record<string, unknown> {
   return JSON.parse(result.stdout) as Record<string, unknown>;
-}
-
-/** The peak resident memory of a process, sampled while it runs (Linux /proc). */
-function sampleRss(pid: number | undefined, into: { peakBytes: number }): NodeJS.Timeout {
-  return setInterval(() => {
-    try {
-      const kilobytes = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-      if (kilobytes !== undefined) into.peakBytes = Math.max(into.peakBytes, Number(kilobytes) * 1024);
-    } catch {
-      // The process has ended.
-    }
-  }, 50);
 }
 
 /** Remote MCP servers attacking Forge's client through `forge mcp add` and `forge tools call` on the built binary. */
@@ -95,7 +83,7 @@ describe('a hostile MCP server (from the command line)', () => {
 
       const memory = { peakBytes: 0 };
       let sampler: NodeJS.Timeout | undefined;
-      const called = await runCli(['tools', 'call', 'mcp__flood__flood', '--json', '--input', '{}'], env, { timeoutMs: 60_000, onSpawn: (child) => (sampler = sampleRss(child.pid, memory)) });
+      const called = await runCli(['tools', 'call', 'mcp__flood__flood', '--json', '--input', '{}'], env, { timeoutMs: 60_000, onSpawn: (child) => (sampler = samplePeakRss(child.pid, memory)) });
       clearInterval(sampler);
       const written = server.callBytesWritten.reduce((total, bytes) => total + bytes, 0);
       console.info(`64 MiB answer (${framing}): the server wrote ${(written / 2 ** 20).toFixed(1)} MiB; CLI peak RSS ${(memory.peakBytes / 2 ** 20).toFixed(0)} MiB; exit ${called.code ?? called.signal}`);

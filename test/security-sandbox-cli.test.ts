@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { samplePeakRss } from './support/process-memory.js';
 import { runCli, type CliResult } from './support/built-cli.js';
 
 /** A word counter with an off-by-one: it reports one word too many. */
@@ -94,18 +94,6 @@ async function startBlobServer(): Promise<{ port: number; started: number; maxIn
   });
 }
 
-/** The peak resident memory of a process, sampled while it runs (Linux /proc). */
-function sampleRss(pid: number | undefined, into: { peakBytes: number }): NodeJS.Timeout {
-  return setInterval(() => {
-    try {
-      const kilobytes = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-      if (kilobytes !== undefined) into.peakBytes = Math.max(into.peakBytes, Number(kilobytes) * 1024);
-    } catch {
-      // The process has ended.
-    }
-  }, 50);
-}
-
 async function countEntries(folder: string): Promise<number> {
   const entries = await readdir(folder, { recursive: true }).catch(() => []);
   return entries.length;
@@ -152,7 +140,7 @@ export default async function run(input, forge) {
       let sampler: NodeJS.Timeout | undefined;
       const added = await runCli(['tools', 'add', file('fan-out.js'), '--test', file('fan-out.test.js'), '--json'], { FORGE_HOME: path.join(home, 'fan-out'), FORGE_ALLOW_HOSTS: `127.0.0.1:${blobs.port}` }, {
         timeoutMs: 120_000,
-        onSpawn: (child) => (sampler = sampleRss(child.pid, memory)),
+        onSpawn: (child) => (sampler = samplePeakRss(child.pid, memory)),
       });
       clearInterval(sampler);
       console.info(`fan-out: ${blobs.started} requests of 5 MiB, at most ${blobs.maxInFlight} at once, CLI peak RSS ${(memory.peakBytes / 2 ** 20).toFixed(0)} MiB`);
