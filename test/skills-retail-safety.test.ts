@@ -56,7 +56,7 @@ describe('skills on τ-bench retail: every failure class, reproduced and closed'
   it('1. one result representation: a replay reads the MCP JSON-string results as recording did, so bindings find fresh values', async () => {
     const replay = await world.replay(exchange, world.task(52));
 
-    const ordersOfSofia = (world.server.data.users['sofia_li_9219'] as { orders: string[] }).orders;
+    const ordersOfSofia = world.server.data.users.get('sofia_li_9219')!.orders;
     expect(replay.result.steps[1]!.arguments).toEqual({ user_id: 'sofia_li_9219' });
     expect(ordersOfSofia).toContain(replay.result.steps[2]!.arguments['order_id']);
     expect(replay.result.steps[2]!.resolutions[0]).toMatchObject({ strategy: 'llm_rescue', proven: true, candidates: ordersOfSofia.length });
@@ -75,7 +75,7 @@ describe('skills on τ-bench retail: every failure class, reproduced and closed'
 
     expect(replay.writes).toEqual([{ tool: 'cancel_pending_order', arguments: { order_id: '#W9284598', reason: 'ordered by mistake' } }]);
     expect(replay.verdict).toBe('correct');
-    expect(world.server.data.orders['#W8835847']!.status).toBe('pending');
+    expect(world.server.data.orders.get('#W8835847')!.status).toBe('pending');
   });
 
   it('2. a write constant the skill does not pin makes the replay refuse before the write, naming it', async () => {
@@ -176,8 +176,8 @@ describe('skills on τ-bench retail: every failure class, reproduced and closed'
     const calculate = replay.calls.find((call) => call.tool === 'calculate')!;
     expect(calculate.arguments).not.toEqual({ expression: '135.24 - 153.23' });
     const [newPrice, oldPrice] = String((calculate.arguments as { expression: string }).expression).split(' - ').map(Number);
-    const order = world.server.data.orders['#W5061109'] as { items: { item_id: string; price: number }[] };
-    expect(order.items.map((item) => item.price)).toContain(oldPrice);
+    const order = world.server.data.orders.get('#W5061109')!;
+    expect(order.items.map((item) => Number(item.price))).toContain(oldPrice);
     expect(newPrice).not.toBe(135.24);
     expect(replay.verdict).toBe('correct');
   });

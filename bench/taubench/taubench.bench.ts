@@ -24,12 +24,17 @@ import { LLMock, type ChatCompletionRequest } from '@copilotkit/aimock';
 import { openRuntime, runSkill, runTask, runTaskWithSkills, saveSkillFromRun, type ForgeRuntime } from '../../src/runtime/index.js';
 import type { SkillDocument } from '../../src/skills/index.js';
 import { groupTasksBySequence, loadRetailTasks, startRetailMcpServer, type RetailTask } from './index.js';
+import { allowEveryCall } from './harness/allow-every-call.js';
 import { classifyReplay, type ReplayVerdict } from './harness/classify-replay.js';
 import { groundTruthRun, isRetailWrite } from './harness/ground-truth.js';
 import { ScriptedRetailAgent, estimatedUsage } from './harness/scripted-agent.js';
 import { groundTruthRescueAnswer, oracleInputs, skillStepActions } from './harness/skill-ground-truth.js';
 
 const verbose = process.argv.includes('--verbose');
+
+function withPolicy(runtime: ForgeRuntime): ForgeRuntime {
+  return { ...runtime, policy: allowEveryCall };
+}
 const realModel = process.env['TAUBENCH_MODEL']?.trim() || undefined;
 
 function text(request: ChatCompletionRequest, role: 'system' | 'user'): string {
@@ -73,7 +78,7 @@ const allowHosts = new URL(server.url).host;
 
 let runtime: ForgeRuntime | undefined;
 try {
-  runtime = await openRuntime({ FORGE_HOME: home, FORGE_MODEL: 'openai:gpt-4.1-mini', OPENAI_API_KEY: 'bench-key', OPENAI_BASE_URL: `${mock.url}/v1`, FORGE_ALLOW_HOSTS: allowHosts }, home);
+  runtime = withPolicy(await openRuntime({ FORGE_HOME: home, FORGE_MODEL: 'openai:gpt-4.1-mini', OPENAI_API_KEY: 'bench-key', OPENAI_BASE_URL: `${mock.url}/v1`, FORGE_ALLOW_HOSTS: allowHosts }, home));
   // Our own server: its read-only annotations are true, so they are trusted.
   await runtime.mcp.add({ name: 'retail', url: server.url, transport: 'streamable-http', trustAnnotations: true });
 
@@ -110,7 +115,7 @@ try {
   await runtime.close();
 
   // Mode (b): a runtime with no model at all, unless TAUBENCH_MODEL names a real one.
-  runtime = await openRuntime({ ...(realModel === undefined ? {} : { ...process.env, FORGE_MODEL: realModel }), FORGE_HOME: home, FORGE_ALLOW_HOSTS: allowHosts }, home);
+  runtime = withPolicy(await openRuntime({ ...(realModel === undefined ? {} : { ...process.env, FORGE_MODEL: realModel }), FORGE_HOME: home, FORGE_ALLOW_HOSTS: allowHosts }, home));
   const modeB: ReplayRow[] = [];
   for (const entry of recorded) {
     for (const task of entry.tasks.slice(1)) {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { LLMock, type ChatCompletionRequest } from '@copilotkit/aimock';
 import { openRuntime, runSkill, runTask, saveSkillFromRun, type ForgeRuntime, type RunSkillOptions, type RunSkillResult } from '../../src/runtime/index.js';
 import type { SkillDocument } from '../../src/skills/index.js';
+import { allowEveryCall } from '../../bench/taubench/harness/allow-every-call.js';
 import { classifyReplay, type ReplayVerdict } from '../../bench/taubench/harness/classify-replay.js';
 import { groundTruthRun, isRetailWrite, type GroundTruthRun } from '../../bench/taubench/harness/ground-truth.js';
 import { ScriptedRetailAgent, estimatedUsage } from '../../bench/taubench/harness/scripted-agent.js';
@@ -65,7 +66,8 @@ export class RetailSkillsWorld {
     mock.on({ predicate: (request) => text(request, 'system').startsWith('You pick') }, (request) => ({ content: world!.rescueAnswer(text(request, 'user')), usage: estimatedUsage(request, 2) }));
     mock.on({ predicate: (request) => (request.tools?.length ?? 0) > 0 }, (request) => world!.agent.respond(request));
     await mock.start();
-    const runtime = await openRuntime({ FORGE_HOME: home, FORGE_MODEL: 'openai:gpt-4.1-mini', OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: `${mock.url}/v1`, FORGE_ALLOW_HOSTS: new URL(server.url).host }, home);
+    const opened = await openRuntime({ FORGE_HOME: home, FORGE_MODEL: 'openai:gpt-4.1-mini', OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: `${mock.url}/v1`, FORGE_ALLOW_HOSTS: new URL(server.url).host }, home);
+    const runtime = { ...opened, policy: allowEveryCall };
     await runtime.mcp.add({ name: 'retail', url: server.url, transport: 'streamable-http', trustAnnotations: true });
     world = new RetailSkillsWorld(server, mock, runtime, home);
     return world;
@@ -119,7 +121,7 @@ export class RetailSkillsWorld {
 
   /** A second runtime on the same data with no model configured at all (no rescue can be asked). */
   async runtimeWithoutModel(): Promise<ForgeRuntime> {
-    return openRuntime({ FORGE_HOME: this.home, FORGE_ALLOW_HOSTS: new URL(this.server.url).host }, this.home);
+    return { ...(await openRuntime({ FORGE_HOME: this.home, FORGE_ALLOW_HOSTS: new URL(this.server.url).host }, this.home)), policy: allowEveryCall };
   }
 
   async close(): Promise<void> {

@@ -45,6 +45,12 @@ export interface CapabilityDefinition {
    */
   readonly guestAdapter: string;
   /**
+   * True when every host method answers at once and leaves nothing under way on the host (a log line):
+   * its calls then bypass `limits.callsInFlight`, so fire-and-forget calls a guest makes just before it
+   * returns are still served. Capabilities that do real work (requests, file operations) leave it out.
+   */
+  readonly answersAtOnce?: true;
+  /**
    * Builds the host methods for one run. Throws `SandboxSetupError` when the resource it needs is missing
    * from `resources`, so a misconfigured grant fails before the guest starts.
    */

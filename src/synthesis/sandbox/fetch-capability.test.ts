@@ -31,10 +31,19 @@ const testFetch: GuardedFetch = async (url, init) => {
 
 let server: Server;
 let base: string;
+const concurrency = { now: 0, most: 0 };
 
 beforeAll(async () => {
   server = createServer((request, response) => {
     if (request.url === '/hang') return;
+    if (request.url?.startsWith('/slow/') === true) {
+      concurrency.now += 1;
+      concurrency.most = Math.max(concurrency.most, concurrency.now);
+      response.on('close', () => (concurrency.now -= 1));
+      // Answers only when the next request arrives (or the last one does), so overlap is the guest's doing.
+      setImmediate(() => response.end('x'.repeat(10_000)));
+      return;
+    }
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString()));
     request.on('end', () => {
@@ -119,7 +128,46 @@ describe('forge.fetch', () => {
 
   it('hides the details of unexpected host errors from the guest', async () => {
     const result = await runWithFetch(`try { await forge.fetch(input.base + '/host-failure'); } catch (error) { return error.message; }`, {});
-    expect(result).toMatchObject({ ok: true, value: 'forge.fetch.fetch failed unexpectedly.' });
+    expect(result).toMatchObject({ ok: true, value: 'forge.fetch failed unexpectedly.' });
+  });
+
+  it('keeps at most limits.callsInFlight requests under way, however many the guest starts at once', async () => {
+    concurrency.most = 0;
+    const result = await runInSandbox({
+      source: `export default async function run(input, forge) {
+        const responses = await Promise.all(Array.from({ length: 12 }, (_, index) => forge.fetch(input.base + '/slow/' + index)));
+        return responses.map((response) => response.status);
+      }`,
+      input: { base },
+      capabilities: ['fetch'],
+      hostCapabilities: { fetch: testFetch },
+      limits: { ...limits, callsInFlight: 2 },
+    });
+    expect(result).toMatchObject({ ok: true, value: Array.from({ length: 12 }, () => 200) });
+    expect(concurrency.most).toBeLessThanOrEqual(2);
+    expect(concurrency.most).toBeGreaterThan(0);
+  });
+
+  it('refuses calls once the run has moved its capability byte budget, without making the request', async () => {
+    const before = calls.length;
+    const result = await runInSandbox({
+      source: `export default async function run(input, forge) {
+        const outcomes = [];
+        for (let index = 0; index < 8; index++) {
+          try { outcomes.push((await (await forge.fetch(input.base + '/slow/' + index)).text()).length); }
+          catch (error) { outcomes.push(error.name); }
+        }
+        return outcomes;
+      }`,
+      input: { base },
+      capabilities: ['fetch'],
+      hostCapabilities: { fetch: testFetch },
+      // Each answer is a little over 10,000 bytes of JSON: two fit, the third passes the budget.
+      limits: { ...limits, capabilityBytes: 25_000 },
+    });
+    expect(result).toMatchObject({ ok: true, value: [10_000, 10_000, ...Array.from({ length: 6 }, () => 'CapabilityBudgetError')] });
+    // The third was fetched (its size was unknown until it came); none after it was even requested.
+    expect(calls.length - before).toBe(3);
   });
 
   it('ends at the wall deadline while a request hangs, and aborts the request', async () => {

@@ -12,7 +12,8 @@ export const fsCapability: CapabilityDefinition = {
     "UTF-8 text files in this tool's own folder, which persists between runs. Paths are relative and use '/'; " +
     'absolute paths, ".." segments and symlinks leading outside the folder are refused (FileJailError). ' +
     `A file may hold at most ${defaultFileJailLimits.maxReadBytes} bytes; one run may write ` +
-    `${defaultFileJailLimits.maxTotalWriteBytes} bytes in total. writeFile creates missing folders.`,
+    `${defaultFileJailLimits.maxTotalWriteBytes} bytes in total, each new file or folder counting ${defaultFileJailLimits.bytesPerEntry}. ` +
+    `Paths have at most ${defaultFileJailLimits.maxDepth} segments. writeFile creates missing folders.`,
   signature: [
     'forge.fs.readFile(path: string): Promise<string>',
     'forge.fs.writeFile(path: string, text: string): Promise<void>',
@@ -23,13 +24,13 @@ export const fsCapability: CapabilityDefinition = {
     writeFile: (path, text) => call('writeFile', [path, text]).then(() => undefined),
     list: (path) => call('list', [path === undefined ? '.' : path]),
   })`,
-  createHostMethods(resources) {
+  createHostMethods(resources, run) {
     const root = resources.jailRoot;
     if (root === undefined) {
       throw new SandboxSetupError('The "fs" capability was granted but no folder was supplied (hostCapabilities.jailRoot).');
     }
-    // One jail per run, so the write quota is per run.
-    const jail = createFileJail(root);
+    // One jail per run, so the write quota is per run, and it stops working when the run ends.
+    const jail = createFileJail(root, {}, { signal: run.signal });
     return {
       readFile: (callArguments) => jail.readFile(parseCapabilityArguments(z.tuple([pathArgument]), callArguments, 'forge.fs.readFile')[0]),
       async writeFile(callArguments) {

@@ -8,10 +8,14 @@
 // JSON and Object: a guest that replaces those globals changes only its own view, never how the worker
 // reads its values.
 export const intrinsicsSource = `(() => {
+  'use strict';
   const stringify = JSON.stringify;
   const parse = JSON.parse;
   const keys = Object.keys;
-  const cap = (text, length) => (text.length > length ? text.slice(0, length) + '…' : text);
+  const toText = String;
+  const apply = Reflect.apply;
+  const slice = String.prototype.slice;
+  const cap = (text, length) => (text.length > length ? apply(slice, text, [0, length]) + '…' : text);
   // Freed before an error is described, so a guest that exhausted its memory still gets a real message.
   // Kept small: zeroing it is a cost every context pays, and describing an error needs only a few KiB.
   let reserve = new ArrayBuffer(64 * 1024);
@@ -24,12 +28,12 @@ export const intrinsicsSource = `(() => {
       try {
         if (error !== null && typeof error === 'object') {
           return stringify({
-            name: cap(String(error.name ?? 'Error'), 200),
-            message: cap(String(error.message ?? ''), 4000),
+            name: cap(toText(error.name ?? 'Error'), 200),
+            message: cap(toText(error.message ?? ''), 4000),
             stack: typeof error.stack === 'string' ? cap(error.stack, 4000) : undefined,
           });
         }
-        return stringify({ name: 'Error', message: cap('non-error value thrown: ' + String(error), 4000) });
+        return stringify({ name: 'Error', message: cap('non-error value thrown: ' + toText(error), 4000) });
       } catch {
         return '{"name":"Error","message":"an error was thrown that could not be described"}';
       }
@@ -40,7 +44,7 @@ export const intrinsicsSource = `(() => {
       try {
         meta = stringify(namespace.meta);
       } catch (error) {
-        metaError = 'meta is not JSON data: ' + String(error && error.message);
+        metaError = 'meta is not JSON data: ' + toText(error && error.message);
       }
       return stringify({ exportNames: keys(namespace), defaultExportType: typeof namespace.default, meta, metaError });
     },
@@ -78,10 +82,11 @@ export const forgeSource = `((knownNames, grants) => {
   });
 })`;
 
+// The host resolves the promise `send` returns with the tool's result already parsed in the test's context.
 export const toolProxySource = `((send) => {
+  'use strict';
   const stringify = JSON.stringify;
-  const parse = JSON.parse;
   return function tool(input) {
-    return send(input === undefined ? undefined : stringify(input)).then((text) => parse(text));
+    return send(input === undefined ? undefined : stringify(input));
   };
 })`;

@@ -129,5 +129,15 @@ export function createRealm(runtime, clock, classify, label, limits) {
     return state.type !== 'pending';
   }
 
-  return { context, label, describe, call, evaluateScript, evaluateModule, invoke, fromJson, toJson, inspect, defaultExport, isSettled };
+  /** True when `value` is a real promise of this context, by QuickJS's own record (nothing a guest can redefine). */
+  /** @param {QuickJSHandle} value */
+  function isPromise(value) {
+    const state = context.getPromiseState(value);
+    if (state.type === 'fulfilled' && state.notAPromise === true) return false;
+    if (state.type === 'fulfilled') state.value.dispose();
+    if (state.type === 'rejected') state.error.dispose();
+    return true;
+  }
+
+  return { context, label, describe, call, evaluateScript, evaluateModule, invoke, fromJson, toJson, inspect, defaultExport, isSettled, isPromise };
 }

@@ -8,6 +8,7 @@ export const logCapability: CapabilityDefinition = {
     "Appends one line to the run's logs, which the harness keeps for whoever inspects the run. Values that are not " +
     'strings are written as JSON. Logging never fails and returns nothing; lines past the cap are dropped and counted.',
   signature: 'forge.log(...values: unknown[]): void',
+  answersAtOnce: true,
   // Fire and forget: a guest that logs must not have to await, and a refused line must not throw into it.
   guestAdapter: `(call) => function log(...values) {
     const show = (value) => {

@@ -1,5 +1,6 @@
 import { ForgeError } from '../../core/index.js';
 import { CapabilityInputError } from './capability-arguments.js';
+import { createCapabilityBudget } from './capability-budget.js';
 import { capabilityNames, capabilityRegistry, isCapabilityName, sortCapabilityNames } from './capabilities.js';
 import type { CapabilityName, HostCapabilities, HostMethod } from './capability-definition.js';
 import { createGuestLog } from './guest-log.js';
@@ -43,7 +44,7 @@ export async function runWorkerJob(options: WorkerJobOptions): Promise<SandboxRe
   const workers = await sandboxWorkers();
   const startData: WorkerStartData = {
     job,
-    grants: granted.map((name) => ({ name, guestAdapter: capabilityRegistry[name].guestAdapter })),
+    grants: granted.map((name) => ({ name, guestAdapter: capabilityRegistry[name].guestAdapter, countsInFlight: capabilityRegistry[name].answersAtOnce !== true })),
     knownCapabilities: capabilityNames,
     limits: {
       memoryBytes: limits.memoryBytes,
@@ -51,10 +52,13 @@ export async function runWorkerJob(options: WorkerJobOptions): Promise<SandboxRe
       cpuMs: limits.cpuMs,
       stackBytes: guestStackBytes,
       maxJsonLength: maximumJsonLength,
+      callsInFlight: limits.callsInFlight,
     },
   };
+  const budget = createCapabilityBudget(limits.capabilityBytes);
   const used = new Set<CapabilityName>();
   const inFlight = new Map<number, CapabilityName>();
+  let countedInFlight = 0;
   // Waiting for a free worker is not the guest's time: the wall deadline starts once a worker is ours.
   const lease = await workers.lease();
   const startedAt = performance.now();
@@ -100,20 +104,35 @@ export async function runWorkerJob(options: WorkerJobOptions): Promise<SandboxRe
     };
 
     const serve = async (call: Extract<WorkerToHostMessage, { type: 'capability-call' }>) => {
+      // A run that has ended starts no more host work, whatever was still queued for it.
+      if (finished) return;
       const methods = isCapabilityName(call.capability) ? hostMethods.get(call.capability) : undefined;
       if (methods === undefined || !isCapabilityName(call.capability)) {
         reply({ type: 'capability-result', id: call.id, ok: false, error: { name: 'CapabilityNotGrantedError', message: `The "${call.capability}" capability was not granted to this run.` } });
         return;
       }
+      const member = memberName(call.capability, call.method);
+      const counted = capabilityRegistry[call.capability].answersAtOnce !== true;
+      // The worker holds back calls past the limit; one that arrives anyway is refused, not queued here.
+      if (counted && countedInFlight >= limits.callsInFlight) {
+        reply({ type: 'capability-result', id: call.id, ok: false, error: { name: 'CapabilityInputError', message: `${member}: more than ${limits.callsInFlight} calls in flight (limits.callsInFlight).` } });
+        return;
+      }
       used.add(call.capability);
       inFlight.set(call.id, call.capability);
+      if (counted) countedInFlight += 1;
       try {
+        budget.ensureLeft(member);
+        budget.charge(Buffer.byteLength(call.argumentsJson), member);
         const value = await invokeHostMethod(methods, call.capability, call.method, call.argumentsJson);
-        reply({ type: 'capability-result', id: call.id, ok: true, valueJson: JSON.stringify(value) });
+        const valueJson = JSON.stringify(value);
+        budget.charge(Buffer.byteLength(valueJson), member);
+        reply({ type: 'capability-result', id: call.id, ok: true, valueJson });
       } catch (error) {
-        reply({ type: 'capability-result', id: call.id, ok: false, error: errorForGuest(error, `forge.${call.capability}.${call.method}`) });
+        reply({ type: 'capability-result', id: call.id, ok: false, error: errorForGuest(error, member) });
       } finally {
         inFlight.delete(call.id);
+        if (counted) countedInFlight -= 1;
       }
     };
 
@@ -160,6 +179,11 @@ async function invokeHostMethod(
   const callArguments: unknown = JSON.parse(argumentsJson);
   if (!Array.isArray(callArguments)) throw new CapabilityInputError(`forge.${capability}.${method}`, 'the arguments must arrive as a list');
   return implementation(callArguments);
+}
+
+/** How the guest calls a member: `forge.fetch` for a capability that is one function, `forge.fs.readFile` otherwise. */
+function memberName(capability: CapabilityName, method: string): string {
+  return method === capability ? `forge.${capability}` : `forge.${capability}.${method}`;
 }
 
 /**

@@ -1,8 +1,9 @@
 import { SandboxSetupError } from './sandbox-setup-error.js';
 
 /**
- * What one sandbox run may consume. Every run gets all three; a guest that exceeds one ends with a
- * result that says which (`timedOut` or `memoryExceeded`), never with a hang.
+ * What one sandbox run may consume. Every run gets all of them. A guest that exceeds memory, CPU or wall
+ * time ends with a result that says which (`timedOut` or `memoryExceeded`), never with a hang; the two
+ * capability limits bound what the guest can make the host do for it.
  */
 export interface SandboxLimits {
   /**
@@ -24,12 +25,25 @@ export interface SandboxLimits {
    * terminates the worker thread, whatever the guest or the worker is doing.
    */
   readonly wallMs: number;
+  /**
+   * `forge.*` calls the host serves for this run at once. Further calls wait their turn inside the worker,
+   * so a guest that starts hundreds of fetches together still has only this many under way.
+   */
+  readonly callsInFlight: number;
+  /**
+   * Bytes the run may move through its capabilities: the arguments it sends (request bodies, file text)
+   * plus the results it receives (response bodies, file contents), as UTF-8 JSON. A call that would pass
+   * it is refused with `CapabilityBudgetError`, and no call starts once it is spent.
+   */
+  readonly capabilityBytes: number;
 }
 
 export const defaultSandboxLimits: SandboxLimits = {
   memoryBytes: 32 * 1024 * 1024,
   cpuMs: 2_000,
   wallMs: 15_000,
+  callsInFlight: 4,
+  capabilityBytes: 32 * 1024 * 1024,
 };
 
 /** QuickJS needs about this much to create its contexts at all; lower limits could never run a tool. */
@@ -44,6 +58,11 @@ export function resolveSandboxLimits(limits: Partial<SandboxLimits> = {}): Sandb
   for (const key of ['cpuMs', 'wallMs'] as const) {
     if (!Number.isFinite(resolved[key]) || resolved[key] <= 0) {
       throw new SandboxSetupError(`limits.${key} must be a positive number of milliseconds; got ${resolved[key]}.`);
+    }
+  }
+  for (const key of ['callsInFlight', 'capabilityBytes'] as const) {
+    if (!Number.isSafeInteger(resolved[key]) || resolved[key] <= 0) {
+      throw new SandboxSetupError(`limits.${key} must be a positive whole number; got ${resolved[key]}.`);
     }
   }
   return resolved;

@@ -66,7 +66,7 @@ for (;;) {
   const start = startQueue.shift() ?? (await /** @type {Promise<WorkerStartData>} */ (new Promise((resolve) => (startWaiter = resolve))));
   const { wasmMemoryBytes } = start.limits;
   const quickjs = takeInstance(wasmMemoryBytes);
-  currentLink = createHostLink(port);
+  currentLink = createHostLink(port, start.limits.callsInFlight);
   const outcome = await runJob(start, quickjs, currentLink).catch(describeInternalFailure);
   currentLink = undefined;
   port.postMessage(/** @type {WorkerToHostMessage} */ ({ type: 'finished', outcome }));
@@ -244,7 +244,9 @@ function createSandbox(runtime, start, host) {
       }
       const { test, deferred } = pending;
       clock.run(() => {
-        if ('json' in settled) test.context.newString(settled.json).consume((text) => deferred.resolve(text));
+        // Resolved with the value itself, parsed by the context's own JSON.parse (kept before any guest code
+        // ran), so the test sees what the tool returned without any of its built-ins in between.
+        if ('json' in settled) test.fromJson(settled.json).consume((value) => deferred.resolve(value));
         else test.context.newError({ name: settled.error.name, message: settled.error.message }).consume((error) => deferred.reject(error));
       });
       deferred.dispose();
@@ -342,7 +344,7 @@ function createSandbox(runtime, start, host) {
             throw new Error(`this run already made ${maximumCapabilityCalls} forge calls, the most one run may make`);
           }
           const deferred = context.newPromise();
-          host.request(grant.name, method, argumentsJson, (reply) => {
+          host.request({ capability: grant.name, method, argumentsJson, counted: grant.countsInFlight }, (reply) => {
             try {
               clock.run(() => {
                 if (reply.ok) context.newString(reply.valueJson).consume((text) => deferred.resolve(text));
@@ -375,8 +377,9 @@ function createSandbox(runtime, start, host) {
     /** @param {string} source @param {string} inputJson */
     async runTool(source, inputJson) {
       const tool = newRealm('tool');
-      const run = tool.defaultExport(await loadModule(tool, source), 'async function run(input, forge)');
+      // The harness's glue is in place, with its own references to the built-ins, before any guest code runs.
       const forge = createForge(tool);
+      const run = tool.defaultExport(await loadModule(tool, source), 'async function run(input, forge)');
       const input = tool.fromJson(inputJson);
       const result = await settle(tool, tool.invoke(run, input, forge), 'guest-error');
       return tool.toJson(result, 'the value run() returned');
@@ -392,46 +395,62 @@ function createSandbox(runtime, start, host) {
     async runTest(toolSource, testSource) {
       const tool = newRealm('tool');
       const test = newRealm('test');
-      const run = tool.defaultExport(await loadModule(tool, toolSource), 'async function run(input, forge)');
-      const testFunction = test.defaultExport(await loadModule(test, testSource), 'async function test(tool, assert)');
-      const forge = createForge(tool);
       /** @type {Array<{ kind: string, passed: boolean, message: string, actual?: string, expected?: string }>} */
       const assertions = [];
       let assertionsDropped = 0;
       let toolCalls = 0;
+      /** @type {QuickJSHandle | undefined} the tool's run(), once its module has loaded */
+      let run;
 
+      // The assertion library, the tool proxy and forge are built before either module is evaluated, so
+      // they hold the built-ins as they were: a test that patches its context's prototypes at the top
+      // level cannot change how its assertions are judged (see guest-assert.mjs).
+      const forge = createForge(tool);
       const record = test.context.newFunction(
         'record',
-        hostFunction((recordHandle) => {
-          const entry = JSON.parse(test.context.getString(recordHandle));
-          if (!assertionKinds.has(entry.kind) || typeof entry.passed !== 'boolean') return;
+        hostFunction((kindHandle, passedHandle, messageHandle, actualHandle, expectedHandle) => {
+          const { context } = test;
+          if (context.typeof(kindHandle) !== 'string' || context.typeof(passedHandle) !== 'boolean') return;
+          const kind = context.getString(kindHandle);
+          if (!assertionKinds.has(kind)) return;
           if (assertions.length >= maximumAssertions) {
             assertionsDropped++;
             return;
           }
+          const text = (/** @type {QuickJSHandle} */ handle) => (context.typeof(handle) === 'string' ? context.getString(handle).slice(0, 2000) : undefined);
+          const actual = text(actualHandle);
+          const expected = text(expectedHandle);
           assertions.push({
-            kind: entry.kind,
-            passed: entry.passed,
-            message: String(entry.message).slice(0, 2000),
-            ...(typeof entry.actual === 'string' ? { actual: entry.actual } : {}),
-            ...(typeof entry.expected === 'string' ? { expected: entry.expected } : {}),
+            kind,
+            passed: context.sameValue(passedHandle, context.true),
+            message: text(messageHandle) ?? '',
+            ...(actual === undefined ? {} : { actual }),
+            ...(expected === undefined ? {} : { expected }),
           });
         }),
       );
-      const assert = test.call(test.evaluateScript(assertSource, 'assert.js'), [record], 'internal');
+      const isPromise = test.context.newFunction(
+        'isPromise',
+        hostFunction((valueHandle) => (test.isPromise(valueHandle) ? test.context.true : test.context.false)),
+      );
+      const assert = test.call(test.evaluateScript(assertSource, 'assert.js'), [record, isPromise], 'internal');
+      for (const handle of [record, isPromise]) handle.dispose();
 
       const send = test.context.newFunction(
         'tool',
         hostFunction((inputHandle) => {
           toolCalls++;
           const inputJson = test.context.typeof(inputHandle) === 'string' ? test.context.getString(inputHandle) : undefined;
-          const promise = tool.fromJson(inputJson).consume((input) => tool.invoke(run, input, forge));
+          const promise = tool.fromJson(inputJson).consume((input) => tool.invoke(/** @type {QuickJSHandle} */ (run), input, forge));
           const deferred = test.context.newPromise();
           pendingToolCalls.push({ tool, promise, test, deferred });
           return deferred.handle;
         }),
       );
       const toolProxy = test.call(test.evaluateScript(toolProxySource, 'tool-proxy.js'), [send], 'internal');
+
+      run = tool.defaultExport(await loadModule(tool, toolSource), 'async function run(input, forge)');
+      const testFunction = test.defaultExport(await loadModule(test, testSource), 'async function test(tool, assert)');
 
       /** @type {{ resolved: boolean, error?: GuestErrorData }} */
       let verdict;

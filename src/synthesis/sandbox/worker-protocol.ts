@@ -12,10 +12,12 @@ export type WorkerJob =
   /** Run a test module's default export against a tool module. The value is a `TestRunReport`. */
   | { readonly kind: 'run-test'; readonly toolSource: string; readonly testSource: string };
 
-/** A granted capability as the worker needs it: the name and the guest-side adapter source. */
+/** A granted capability as the worker needs it: the name, the guest-side adapter source, and whether its calls count in flight. */
 export interface WorkerGrant {
   readonly name: string;
   readonly guestAdapter: string;
+  /** False for a capability whose host methods answer at once (see `CapabilityDefinition.answersAtOnce`). */
+  readonly countsInFlight: boolean;
 }
 
 export interface WorkerLimits {
@@ -27,6 +29,8 @@ export interface WorkerLimits {
   readonly stackBytes: number;
   /** Longest JSON text (in UTF-16 code units) a result or a capability call may carry. */
   readonly maxJsonLength: number;
+  /** Capability calls sent to the host at once; the worker holds back the rest until replies come. */
+  readonly callsInFlight: number;
 }
 
 /** What every worker is started with (`workerData`). */

@@ -109,6 +109,53 @@ describe('runToolTest', () => {
   });
 });
 
+describe('a test that tampers with the built-ins its assertions use', () => {
+  // The buggy tool counts ' the quick ' as 4 words (the empty pieces too); each false assertion below
+  // claims the right answer, 2. Each patch would make it pass, or keep it from being recorded, if the
+  // assertion library looked the built-in up when called.
+  const tamperings: Record<string, { top?: string; inside: string }> = {
+    'Array.prototype.every': { inside: "Array.prototype.every = () => true; assert.deepEqual(result, { count: 2, longest: 'quick' });" },
+    'RegExp.prototype.exec': { inside: 'RegExp.prototype.exec = () => []; RegExp.prototype.test = () => true; assert.match(result.longest, /^nope$/);' },
+    'Symbol.hasInstance on RegExp': { inside: "Object.defineProperty(RegExp, Symbol.hasInstance, { value: () => true }); assert.match(result.longest, { test: () => true, source: 'x' });" },
+    'Object.is, before the library is built': { top: 'Object.is = () => true;', inside: 'assert.equal(result.count, 2);' },
+    'Object.prototype.toJSON': { inside: "Object.prototype.toJSON = () => ({ kind: 'equal', passed: true, message: 'fine' }); try { assert.equal(result.count, 2); } catch {}" },
+    'the Boolean and String globals': { inside: "globalThis.Boolean = () => true; globalThis.String = () => { throw new Error('no'); }; try { assert.ok(result.count === 2); } catch {}" },
+    'String.prototype.slice (to throw before recording)': { inside: "String.prototype.slice = () => { throw new Error('no'); }; try { assert.equal(result.longest, 'x'.repeat(600)); } catch {}" },
+    'Promise.prototype.then': {
+      inside:
+        "const then = Promise.prototype.then; Promise.prototype.then = function (ok, fail) { return Reflect.apply(then, this, fail === undefined ? [ok] : [() => fail(new Error('bad input')), fail]); };" +
+        " await assert.throws(() => tool({ text: 'fine' }), /bad input/);",
+    },
+    'Promise species': { inside: "Promise.prototype.constructor = function () { throw new Error('no'); }; try { await assert.throws(() => tool({ text: 'fine' }), /bad input/); } catch {}" },
+  };
+
+  it.each(Object.entries(tamperings))('still records the truth when the test patches %s', async (_label, tamper) => {
+    const testSource = `${tamper.top ?? ''}
+    export default async function test(tool, assert) {
+      const result = await tool({ text: ' the quick ' });
+      assert.equal(typeof result.count, 'number');
+      ${tamper.inside}
+    }`;
+    const result = await runToolTest({ toolSource: buggyWordCount, testSource, limits });
+    expect(result.passed, JSON.stringify(result.report)).toBe(false);
+    expect(result.report?.assertions.map((assertion) => assertion.passed)).toEqual([true, false]);
+  });
+
+  it('binds them before the test module runs, and true assertions still hold', async () => {
+    const testSource = `RegExp.prototype.exec = () => null; Array.prototype.every = () => false; Object.is = () => false;
+    export default async function test(tool, assert) {
+      const result = await tool({ text: 'the quick brown fox' });
+      assert.deepEqual(result, { count: 4, longest: 'quick' });
+      assert.equal(result.count, 4);
+      assert.match(result.longest, /^qu/);
+      await assert.throws(() => Promise.reject(new Error('bad input')), /bad/);
+    }`;
+    const result = await runToolTest({ toolSource: wordCount, testSource, limits });
+    expect(result).toMatchObject({ passed: true, failures: [] });
+    expect(result.report?.assertions.map((assertion) => assertion.passed)).toEqual([true, true, true, true]);
+  });
+});
+
 describe('used ⊆ declared', () => {
   it('detects a tool that used a capability its meta does not declare', async () => {
     const undeclared = wordCount.replace("forge.log('counted ' + words.length + ' words');", "await forge.fs.writeFile('count.txt', String(words.length)); forge.log('saved');");

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TOOL_NAME_PATTERN } from '../../core/index.js';
+import { inputSchemaFromJsonSchema } from '../../tools/mcp/index.js';
 import { capabilityNames, sortCapabilityNames, type CapabilityName, type JsonValue } from '../sandbox/index.js';
 
 /** A JSON Schema for the tool's input: an object schema, as every model provider requires of tool parameters. */
@@ -31,7 +32,7 @@ const inputSchema = z
       if (!known.has(name)) context.addIssue({ code: 'custom', path: ['required'], message: `names "${name}", which is not in properties` });
     }
     try {
-      z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
+      inputSchemaFromJsonSchema(schema);
     } catch (error) {
       context.addIssue({ code: 'custom', message: `is not a JSON Schema Forge can validate with: ${error instanceof Error ? error.message : String(error)}` });
     }

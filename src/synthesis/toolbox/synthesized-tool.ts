@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { ToolExecutionError, type AnyTool, type RiskLevel, type SideEffect } from '../../core/index.js';
+import { inputSchemaFromJsonSchema } from '../../tools/mcp/index.js';
 import { runInSandbox, type JsonValue, type SandboxLimits } from '../sandbox/index.js';
 import type { ToolboxEntry } from './toolbox-entry.js';
 
@@ -31,7 +31,8 @@ export function createSynthesizedTool(entry: ToolboxEntry, options: SynthesizedT
   return {
     name: entry.name,
     description: entry.description,
-    inputSchema: z.fromJSONSchema(entry.input_schema as Parameters<typeof z.fromJSONSchema>[0]),
+    // The schema is the module's own data: its patterns must run in linear time, like a remote server's.
+    inputSchema: inputSchemaFromJsonSchema(entry.input_schema),
     inputJsonSchema: entry.input_schema,
     risk: riskOf(entry),
     sideEffect: sideEffectOf(entry),

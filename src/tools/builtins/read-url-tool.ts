@@ -7,7 +7,9 @@ import { classifyContent, describeBinaryBody, mediaTypeOf } from './content-kind
 /**
  * What `read_url` returns. `url` is the final URL after redirects; `markdown` is the page's main
  * content for HTML, the body itself for text and JSON, and a one-line description for binary types.
- * `truncated` is true when the body was cut at the guard's byte cap.
+ * `truncated` is true when the body was cut at the guard's byte cap. `fallback` is present only when an
+ * HTML page could not be converted within the converter's limits: it says why, and `markdown` then
+ * holds the page's plain text.
  */
 export interface ReadUrlOutput {
   readonly url: string;
@@ -15,6 +17,7 @@ export interface ReadUrlOutput {
   readonly content_type: string;
   readonly markdown: string;
   readonly truncated: boolean;
+  readonly fallback?: string;
 }
 
 const accept = 'text/html,application/xhtml+xml,text/plain;q=0.9,application/json;q=0.9,*/*;q=0.5';
@@ -39,11 +42,10 @@ export const readUrlTool = defineTool({
     const base = { url: response.url, content_type: mediaTypeOf(contentType) || 'unknown', truncated: response.truncated };
     switch (classifyContent(contentType, response.body)) {
       case 'html': {
-        // Loaded on first use: the HTML parser and converters cost ~250 ms to load, which every command
-        // that opens the runtime would otherwise pay.
+        // Loaded on first use; the converter itself runs in a worker thread (see html-to-markdown.ts).
         const { htmlToMarkdown } = await import('./html-to-markdown.js');
-        const page = htmlToMarkdown(response.text(), response.url);
-        return { ...base, title: page.title, markdown: page.markdown };
+        const page = await htmlToMarkdown(response.text(), response.url, { signal: context.signal });
+        return { ...base, title: page.title, markdown: page.markdown, ...(page.fallback === undefined ? {} : { fallback: page.fallback }) };
       }
       case 'text':
         return { ...base, title: null, markdown: response.text() };

@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type CallToolResult, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { connectionFailure } from './connection-failure.js';
+import { linearPatternSchemaValidator } from './json-schema-validator.js';
 import { McpToolCallError } from './mcp-errors.js';
 
 /** What a connection tells its owner about, outside of the calls it was asked to make. */
@@ -35,6 +36,8 @@ const maxToolPages = 100;
  */
 export class McpClientConnection {
   private closing = false;
+  /** The transport's latest failure (a response stream that broke, say), which the SDK reports only as an event. */
+  private transportFailure: { readonly error: Error; readonly at: number } | undefined;
 
   private constructor(
     private readonly client: Client,
@@ -46,11 +49,16 @@ export class McpClientConnection {
       { name: options.clientName, version: options.clientVersion },
       {
         capabilities: {},
+        // The SDK validates tool results against the server's output schemas; its patterns must run in linear time too.
+        jsonSchemaValidator: linearPatternSchemaValidator(),
         // The SDK only signals the change; the owner lists again itself, with pagination and a timeout.
         listChanged: { tools: { autoRefresh: false, debounceMs: 50, onChanged: () => options.listener.onToolsChanged() } },
       },
     );
     const connection = new McpClientConnection(client, options);
+    client.onerror = (error) => {
+      connection.transportFailure = { error, at: performance.now() };
+    };
     client.onclose = () => {
       if (!connection.closing) options.listener.onLost();
     };
@@ -78,9 +86,16 @@ export class McpClientConnection {
   }
 
   async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+    const startedAt = performance.now();
     try {
       return (await this.client.callTool({ name, arguments: args }, undefined, { timeout: this.options.timeoutMs, signal })) as CallToolResult;
     } catch (error) {
+      // A response stream that broke mid-call (e.g. an event past the message cap) leaves the call to
+      // time out; the broken stream, not the timeout, is what the caller needs to hear about.
+      const broken = this.transportFailure;
+      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout && broken !== undefined && broken.at >= startedAt) {
+        throw connectionFailure(this.options.serverName, broken.error);
+      }
       if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) {
         throw new McpToolCallError({ serverName: this.options.serverName, toolName: name, message: error.message, code: error.code, cause: error });
       }

@@ -119,7 +119,7 @@ describe('createFileJail', () => {
   });
 
   it('enforces read, write, quota and listing caps instead of truncating', async () => {
-    const jail = createFileJail(root, { maxReadBytes: 10, maxWriteBytes: 20, maxTotalWriteBytes: 30, maxListEntries: 1 });
+    const jail = createFileJail(root, { maxReadBytes: 10, maxWriteBytes: 20, maxTotalWriteBytes: 30, bytesPerEntry: 1, maxListEntries: 1 });
     await writeFile(join(root, 'big.txt'), 'x'.repeat(11));
 
     expect((await refusal(jail.readFile('big.txt'))).reason).toBe('too-large');
@@ -127,6 +127,42 @@ describe('createFileJail', () => {
     await jail.writeFile('one.txt', 'z'.repeat(20));
     expect((await refusal(jail.writeFile('two.txt', 'z'.repeat(11)))).reason).toBe('quota-exceeded');
     expect((await refusal(jail.list())).reason).toBe('too-large');
+  });
+
+  it('counts every file and folder it creates against the write quota, so empty entries cannot flood the disk', async () => {
+    const jail = createFileJail(root, { maxTotalWriteBytes: 350, bytesPerEntry: 100 });
+    await jail.writeFile('a/b/c.txt', '');
+    const refused = await refusal(jail.writeFile('a/d/e.txt', ''));
+    expect(refused.reason).toBe('quota-exceeded');
+    expect(refused.message).toContain('each new file or folder counts 100');
+    // The folder that fit (d) was made; the file that did not was never created.
+    await expect(stat(join(root, 'a', 'd', 'e.txt'))).rejects.toThrow(/ENOENT/);
+    // Rewriting an existing file creates nothing, so only its text counts.
+    await jail.writeFile('a/b/c.txt', 'x'.repeat(50));
+    expect(await jail.readFile('a/b/c.txt')).toHaveLength(50);
+  });
+
+  it('refuses paths deeper than maxDepth before touching anything', async () => {
+    const jail = createFileJail(root, { maxDepth: 4 });
+    await jail.writeFile('a/b/c/d.txt', 'fits');
+    const deep = `${'d/'.repeat(490)}f.txt`;
+    expect(await refusal(jail.writeFile(deep, ''))).toMatchObject({ reason: 'too-deep', message: expect.stringContaining('491 segments deep; paths may have at most 4') });
+    expect((await refusal(jail.readFile('a/b/c/d/e.txt'))).reason).toBe('too-deep');
+    await expect(stat(join(root, 'd'))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('stops, even in the middle of a write, once its signal is aborted', async () => {
+    const controller = new AbortController();
+    const jail = createFileJail(root, {}, { signal: controller.signal });
+    const deepWrite = jail.writeFile(`${'d/'.repeat(30)}f.txt`, 'late');
+    // Aborted while the write is on its way (its first await): it creates no folder after that.
+    controller.abort();
+    expect((await refusal(deepWrite)).reason).toBe('aborted');
+    let depth = 0;
+    for (let folder = join(root, 'd'); await stat(folder).then(() => true, () => false); folder = join(folder, 'd')) depth += 1;
+    expect(depth).toBe(0);
+    expect((await refusal(jail.writeFile('later.txt', 'x'))).reason).toBe('aborted');
+    expect((await refusal(jail.readFile('later.txt'))).reason).toBe('aborted');
   });
 
   it('names missing paths, folders read as files and files listed as folders', async () => {

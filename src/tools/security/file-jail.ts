@@ -15,6 +15,8 @@ export type FileJailRefusal =
   | 'not-a-directory'
   | 'too-large'
   | 'quota-exceeded'
+  | 'too-deep'
+  | 'aborted'
   | 'io-error';
 
 /**
@@ -40,8 +42,16 @@ export interface FileJailLimits {
   readonly maxReadBytes: number;
   /** Largest text one `writeFile` call may write. */
   readonly maxWriteBytes: number;
-  /** Bytes all `writeFile` calls on this jail may write together, so a loop cannot fill the disk. */
+  /**
+   * Bytes all `writeFile` calls on this jail may write together, so a loop cannot fill the disk. Every
+   * file or folder a write creates counts `bytesPerEntry` on top of its text, so empty entries cannot
+   * flood the file system either.
+   */
   readonly maxTotalWriteBytes: number;
+  /** What creating one file or folder counts against `maxTotalWriteBytes`: one file-system block. */
+  readonly bytesPerEntry: number;
+  /** Path segments (folders and the file) a path may have; deeper paths are refused before anything is touched. */
+  readonly maxDepth: number;
   /** Largest directory `list` describes; bigger directories are refused, never cut short. */
   readonly maxListEntries: number;
 }
@@ -50,8 +60,19 @@ export const defaultFileJailLimits: FileJailLimits = {
   maxReadBytes: 1024 * 1024,
   maxWriteBytes: 1024 * 1024,
   maxTotalWriteBytes: 16 * 1024 * 1024,
+  bytesPerEntry: 4096,
+  maxDepth: 32,
   maxListEntries: 1000,
 };
+
+export interface FileJailOptions {
+  /**
+   * Ends the jail's work: once aborted, every operation, including one under way (between two steps of a
+   * deep write, say), is refused with reason `aborted`. A sandbox run passes its lifetime here, so no file
+   * work goes on after the run has ended.
+   */
+  readonly signal?: AbortSignal;
+}
 
 export interface FileJailEntry {
   readonly name: string;
@@ -59,8 +80,8 @@ export interface FileJailEntry {
 }
 
 /**
- * Text file access confined to one folder. Paths are relative, use `/`, and may not contain `..`
- * segments or NUL bytes; every access resolves symlinks and refuses any path whose real location is
+ * Text file access confined to one folder. Paths are relative, use `/`, at most `maxDepth` segments, and
+ * may not contain `..` segments or NUL bytes; every access resolves symlinks and refuses any path whose real location is
  * outside the folder (for writes, each parent directory is checked before anything is created in it).
  * Every refusal is a `FileJailError`.
  */
@@ -78,13 +99,31 @@ export interface FileJail {
 const maxPathLength = 1024;
 
 /** Creates a jail over `root`. The folder is created on the first write when it does not exist yet. */
-export function createFileJail(root: string, limits: Partial<FileJailLimits> = {}): FileJail {
+export function createFileJail(root: string, limits: Partial<FileJailLimits> = {}, options: FileJailOptions = {}): FileJail {
   const effective: FileJailLimits = { ...defaultFileJailLimits, ...limits };
   let writtenBytes = 0;
+  const segmentsOf = (path: unknown, segmentOptions?: { allowJailRoot?: boolean }) => {
+    const segments = relativeSegments(path, segmentOptions);
+    if (segments.length > effective.maxDepth) {
+      throw new FileJailError(String(path), 'too-deep', `is ${segments.length} segments deep; paths may have at most ${effective.maxDepth}.`);
+    }
+    return segments;
+  };
+  const ensureRunning = (path: string) => {
+    if (options.signal?.aborted === true) throw new FileJailError(path, 'aborted', 'was left alone: the run this operation belonged to has ended.');
+  };
+  const quotaMessage = `would exceed the ${effective.maxTotalWriteBytes} bytes this tool may write in one run (each new file or folder counts ${effective.bytesPerEntry}).`;
+  // Counts one new file or folder before it is created, so the quota stops a flood of empty entries.
+  const chargeEntry = (path: string) => {
+    ensureRunning(path);
+    if (writtenBytes + effective.bytesPerEntry > effective.maxTotalWriteBytes) throw new FileJailError(path, 'quota-exceeded', quotaMessage);
+    writtenBytes += effective.bytesPerEntry;
+  };
 
   async function readFile(path: string): Promise<string> {
-    const segments = relativeSegments(path);
+    const segments = segmentsOf(path);
     if (segments.length === 0) throw new FileJailError(path, 'not-a-file', 'names the tool folder itself, not a file.');
+    ensureRunning(path);
     const rootReal = await existingRoot(root, path);
     const real = await realLocationInside(rootReal, join(rootReal, ...segments), path);
     const handle = await openRefusingSymlink(real, constants.O_RDONLY, path);
@@ -102,21 +141,23 @@ export function createFileJail(root: string, limits: Partial<FileJailLimits> = {
 
   async function writeFile(path: string, text: string): Promise<void> {
     if (typeof text !== 'string') throw new FileJailError(path, 'invalid-path', 'writeFile needs the file content as a string.');
-    const segments = relativeSegments(path);
+    const segments = segmentsOf(path);
     const name = segments.pop();
     if (name === undefined) throw new FileJailError(path, 'not-a-file', 'names the tool folder itself, not a file.');
     const bytes = Buffer.byteLength(text, 'utf8');
     if (bytes > effective.maxWriteBytes) {
       throw new FileJailError(path, 'too-large', `is ${bytes} bytes of text; one write may hold at most ${effective.maxWriteBytes} bytes.`);
     }
-    if (writtenBytes + bytes > effective.maxTotalWriteBytes) {
-      throw new FileJailError(path, 'quota-exceeded', `would exceed the ${effective.maxTotalWriteBytes} bytes this tool may write in one run.`);
-    }
+    if (writtenBytes + bytes > effective.maxTotalWriteBytes) throw new FileJailError(path, 'quota-exceeded', quotaMessage);
+    ensureRunning(path);
     await mkdir(root, { recursive: true });
     const rootReal = await realpath(root);
-    const parentReal = await ensureDirectoriesInside(rootReal, segments, path);
+    const parentReal = await ensureDirectoriesInside(rootReal, segments, path, () => chargeEntry(path));
     const target = await writableTarget(rootReal, join(parentReal, name), path);
-    const handle = await openRefusingSymlink(target, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC, path);
+    if (target.created) chargeEntry(path);
+    if (writtenBytes + bytes > effective.maxTotalWriteBytes) throw new FileJailError(path, 'quota-exceeded', quotaMessage);
+    ensureRunning(path);
+    const handle = await openRefusingSymlink(target.location, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC, path);
     try {
       await handle.writeFile(text, 'utf8');
     } finally {
@@ -126,7 +167,8 @@ export function createFileJail(root: string, limits: Partial<FileJailLimits> = {
   }
 
   async function list(path = '.'): Promise<FileJailEntry[]> {
-    const segments = relativeSegments(path, { allowJailRoot: true });
+    const segments = segmentsOf(path, { allowJailRoot: true });
+    ensureRunning(path);
     const rootReal = await existingRoot(root, path);
     const real = await realLocationInside(rootReal, join(rootReal, ...segments), path);
     const info = await stat(real);
@@ -205,9 +247,10 @@ async function realLocationInside(rootReal: string, candidate: string, path: str
 /**
  * Walks the parent folders of a write one segment at a time: an existing segment must really be a folder
  * inside the jail (a symlinked folder pointing out is refused), a missing one is created inside a folder
- * that was just verified. Returns the real location of the innermost folder.
+ * that was just verified, after `beforeCreate` (which counts it, and may refuse) allows it. Returns the
+ * real location of the innermost folder.
  */
-async function ensureDirectoriesInside(rootReal: string, segments: readonly string[], path: string): Promise<string> {
+async function ensureDirectoriesInside(rootReal: string, segments: readonly string[], path: string, beforeCreate: () => void): Promise<string> {
   let current = rootReal;
   for (const segment of segments) {
     const next = join(current, segment);
@@ -215,15 +258,25 @@ async function ensureDirectoriesInside(rootReal: string, segments: readonly stri
       if (isNodeError(error, 'ENOENT')) return undefined;
       throw error;
     });
-    if (existing === undefined && (await createdDirectory(next))) {
+    if (existing !== undefined) {
+      current = await existingDirectoryInside(rootReal, next, segment, path);
+      continue;
+    }
+    beforeCreate();
+    if (await createdDirectory(next)) {
       current = next;
       continue;
     }
-    const real = await realLocationInside(rootReal, next, path);
-    if (!(await stat(real)).isDirectory()) throw new FileJailError(path, 'not-a-directory', `has "${segment}" as a folder, but it is a file.`);
-    current = real;
+    current = await existingDirectoryInside(rootReal, next, segment, path);
   }
   return current;
+}
+
+/** The real location of a folder that already exists, refused unless it is a folder inside the jail. */
+async function existingDirectoryInside(rootReal: string, location: string, segment: string, path: string): Promise<string> {
+  const real = await realLocationInside(rootReal, location, path);
+  if (!(await stat(real)).isDirectory()) throw new FileJailError(path, 'not-a-directory', `has "${segment}" as a folder, but it is a file.`);
+  return real;
 }
 
 /** Creates one folder; false when something appeared there meanwhile (then it is verified like any other). */
@@ -237,16 +290,19 @@ async function createdDirectory(location: string): Promise<boolean> {
   }
 }
 
-/** Where a write really lands: the file itself, or, when it is a symlink, its target if that is inside. */
-async function writableTarget(rootReal: string, candidate: string, path: string): Promise<string> {
+/**
+ * Where a write really lands: the file itself, or, when it is a symlink, its target if that is inside;
+ * `created` when no file is there yet, so the write will create one.
+ */
+async function writableTarget(rootReal: string, candidate: string, path: string): Promise<{ location: string; created: boolean }> {
   const existing = await lstat(candidate).catch((error: unknown) => {
     if (isNodeError(error, 'ENOENT')) return undefined;
     throw error;
   });
-  if (existing === undefined) return candidate;
+  if (existing === undefined) return { location: candidate, created: true };
   if (existing.isSymbolicLink()) {
     try {
-      return await realLocationInside(rootReal, candidate, path);
+      return { location: await realLocationInside(rootReal, candidate, path), created: false };
     } catch (error) {
       // A dangling symlink would let O_CREAT create its target wherever it points.
       if (error instanceof FileJailError && error.reason === 'not-found') {
@@ -256,7 +312,7 @@ async function writableTarget(rootReal: string, candidate: string, path: string)
     }
   }
   if (existing.isDirectory()) throw new FileJailError(path, 'not-a-file', 'is a folder.');
-  return candidate;
+  return { location: candidate, created: false };
 }
 
 /**
