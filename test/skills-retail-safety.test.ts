@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { defineTool } from '../src/core/index.js';
-import type { RetailTask } from '../bench/taubench/index.js';
+import { loadRetailData, type RetailTask } from '../bench/taubench/index.js';
 import { RetailSkillsWorld, type RecordedRetailSkill } from './support/retail-skills-world.js';
 
 /**
@@ -148,22 +148,36 @@ describe('skills on τ-bench retail: every failure class, reproduced and closed'
     }
   });
 
-  it('7. one variable per role: the order whose address changes and the order whose items change are two inputs', async () => {
-    const recorded = await world.record(world.task(110), { name: 'address-and-items' });
-    const orderInputs = recorded.skill.steps.filter((step) => step.tool.endsWith('pending_order_address') || step.tool.endsWith('pending_order_items')).map((step) => step.arguments.find((argument) => argument.path === 'order_id')!.binding);
-    expect(orderInputs).toEqual([
-      { kind: 'input', name: 'order_id' },
-      { kind: 'input', name: 'order_id_2' },
+  it('7. one variable per role: the zip of the lookup and the zip of the new address are two roles, though equal when recorded', async () => {
+    const recorded = await world.record(world.task(41), { name: 'addresses-then-items' });
+    const lookupZip = recorded.skill.steps[0]!.arguments.find((argument) => argument.path === 'zip')!.binding;
+    const addressZips = recorded.skill.steps.filter((step) => step.tool.endsWith('_address')).map((step) => step.arguments.find((argument) => argument.path === 'zip')!.binding);
+    expect(lookupZip).toEqual({ kind: 'input', name: 'zip' });
+    // The new address is the user's default address as the lookup returned it: the record's zip, not the lookup's input.
+    expect(addressZips).toEqual([
+      { kind: 'result', step: 1, path: 'address.zip' },
+      { kind: 'result', step: 1, path: 'address.zip' },
+      { kind: 'result', step: 1, path: 'address.zip' },
     ]);
+  });
 
-    const replay = await world.replay(recorded, world.task(111));
+  it('7. one variable per role: an order used by two writes when recorded is not written twice when the task names two orders', async () => {
+    const recorded = await world.record(world.task(110), { name: 'address-and-items' });
+    const [addressOrder, itemsOrder] = recorded.skill.steps.filter((step) => step.tool.endsWith('pending_order_address') || step.tool.endsWith('pending_order_items')).map((step) => step.arguments.find((argument) => argument.path === 'order_id')!.binding);
+    expect(addressOrder).toEqual({ kind: 'input', name: 'order_id' });
+    expect(itemsOrder).toMatchObject({ kind: 'selected' });
+
+    // Task 111 changes the address of #W1092119 and the items of #W1603792.
+    const inputs = { ...world.oracleInputs(recorded, world.task(111)), item_names: ['Bluetooth Speaker'] };
+    const replay = await world.replay(recorded, world.task(111), { inputs });
 
     expect(replay.writes.map((write) => [write.tool, (write.arguments as { order_id?: string }).order_id])).toEqual([
       ['modify_pending_order_address', '#W1092119'],
       ['modify_user_address', undefined],
-      ['modify_pending_order_items', '#W1603792'],
     ]);
-    expect(replay.verdict).toBe('correct');
+    expect(replay.calls.filter((call) => call.tool === 'modify_pending_order_items')).toEqual([]);
+    expect(replay.result.status).toBe('refused');
+    expect(replay.verdict).toBe('safe-refusal');
   });
 
   it('8. derived values are expressions: the price difference is computed from this replay\'s prices, not replayed as recorded', async () => {
@@ -171,14 +185,17 @@ describe('skills on τ-bench retail: every failure class, reproduced and closed'
     const expression = recorded.skill.steps.find((step) => step.tool.endsWith('calculate'))!.arguments[0]!.binding;
     expect(expression).toMatchObject({ kind: 'template', template: '{{value_1}} - {{value_2}}' });
 
+    expect(Object.values((expression as { slots: Record<string, { kind: string }> }).slots).map((slot) => slot.kind)).toEqual(['selected', 'selected']);
+
     const replay = await world.replay(recorded, world.task(61));
 
+    // Each number is a price this replay read: a variant of the product it looked up, the item of the order it looked up.
     const calculate = replay.calls.find((call) => call.tool === 'calculate')!;
-    expect(calculate.arguments).not.toEqual({ expression: '135.24 - 153.23' });
     const [newPrice, oldPrice] = String((calculate.arguments as { expression: string }).expression).split(' - ').map(Number);
-    const order = world.server.data.orders.get('#W5061109')!;
-    expect(order.items.map((item) => Number(item.price))).toContain(oldPrice);
-    expect(newPrice).not.toBe(135.24);
+    const before = loadRetailData();
+    expect([...before.products.get('9924732112')!.variants.values()].map((variant) => Number(variant.price))).toContain(newPrice);
+    expect(before.orders.get('#W5061109')!.items.map((item) => Number(item.price))).toContain(oldPrice);
+    expect(calculate.arguments).not.toEqual({ expression: '135.24 - 153.23' });
     expect(replay.verdict).toBe('correct');
   });
 
@@ -206,8 +223,9 @@ describe('skills on τ-bench retail: every failure class, reproduced and closed'
     await world.replay(exchange, world.task(52));
 
     const variantPrompt = world.rescuePrompts.find((prompt) => prompt.includes('new_item_ids'))!;
-    expect(variantPrompt).toMatch(/\n\d+\. \d{10} — item_id: \d{10}, options\.[a-z ]+: [^,]+, .*available: (true|false), price: \d+(\.\d+)?/);
+    expect(variantPrompt).toMatch(/\n\d+\. \d{10} — available: (true|false), price: \d+(\.\d+)?, options\.[a-z]+: /);
+    // A user's orders are bare ids; the rescue is shown what each order is (its lookup, run for the purpose).
     const orderPrompt = world.rescuePrompts.find((prompt) => prompt.includes('"steps[2].order_id"'))!;
-    expect(orderPrompt).toMatch(/\n0\. #W\d{7} — order_id: #W\d{7}, user_id: sofia_li_9219, .*status: \w+/);
+    expect(orderPrompt).toMatch(/\n0\. #W\d{7} — order_id: #W\d{7}, user_id: sofia_li_9219, status: [a-z ]+, .*items\[0\]\.name: /);
   });
 });

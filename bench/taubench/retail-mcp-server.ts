@@ -1,6 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { StreamableHttpEndpoint, listenHttp } from '../../src/server/mcp/index.js';
+import { listenHttp } from '../../src/server/http/index.js';
+import { StreamableHttpEndpoint } from '../../src/server/mcp/index.js';
 import { retailDataHash } from './data-hash.js';
 import { loadRetailData, type RetailData } from './retail-data.js';
 import { RETAIL_TOOLS, invokeRetailTool } from './retail-tools.js';
@@ -75,21 +76,9 @@ export async function startRetailMcpServer(options: RetailMcpServerOptions = {})
     return server;
   };
 
-  // The endpoint checks the Host header against the port, which is known only once listening.
-  const routing: { endpoint?: StreamableHttpEndpoint } = {};
-  const listener = await listenHttp({
-    host,
-    port: options.port ?? 0,
-    handle: async (request, response) => {
-      if (routing.endpoint === undefined) {
-        response.writeHead(503).end();
-        return;
-      }
-      await routing.endpoint.handle(request, response);
-    },
-  });
-  const endpoint = new StreamableHttpEndpoint({ createServer: createSessionServer, allowedHosts: [`${host}:${listener.port}`, `localhost:${listener.port}`] });
-  routing.endpoint = endpoint;
+  // listenHttp checks every request's Host against the address and port it bound.
+  const endpoint = new StreamableHttpEndpoint({ createServer: createSessionServer });
+  const listener = await listenHttp({ host, port: options.port ?? 0, handle: (request, response) => endpoint.handle(request, response) });
 
   return {
     url: `${listener.origin}/mcp`,

@@ -126,6 +126,8 @@ function sourceOf(value: unknown, trace: Trace, earlier: readonly ResultSourceSt
   }
   if (whole) return { kind: 'task', whole: true, spans: [{ start: 0, end: value.length, text: value }] };
   if (fromResult !== undefined) return { kind: 'result', ...fromResult };
+  // A word the model read out of a larger token of the request ("Mei" from "mei_kovacs_8020").
+  if (insideTaskToken(value, trace.task)) return { kind: 'task', whole: true, spans: [{ start: 0, end: value.length, text: value }] };
   const derived = derivedSource(value, earlier, used);
   if (derived !== undefined) return derived;
   const spans = taskSpans(value, trace.task);
@@ -184,6 +186,11 @@ function wholeValueInTask(value: string, task: string): boolean {
     index = haystack.indexOf(needle, index + 1);
   }
   return false;
+}
+
+/** A single word (letters only, not generic) found inside one of the request's tokens. */
+function insideTaskToken(value: string, task: string): boolean {
+  return /^\p{L}{2,}$/u.test(value) && !isGenericWord(value) && task.toLowerCase().includes(value.toLowerCase());
 }
 
 /** Whether `value` appears in `task` as a whole word or phrase (case aside). */

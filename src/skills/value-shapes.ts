@@ -16,12 +16,13 @@ export function isIdLike(value: unknown): boolean {
 
 /**
  * Whether a field records the state of a thing rather than what it is: a boolean (`available`), or a
- * string under a key that says so (`status`, `order_state`). A recording's observed states become
- * preconditions and conditions that a replay checks again on fresh results.
+ * lower-case word or phrase under a key that says so (`status: "pending"`, `order_state: "shipped"`;
+ * not `state: "TX"`, which is a place). A recording's observed states become preconditions and
+ * conditions that a replay checks again on fresh results.
  */
 export function isStateField(key: string | number | undefined, value: unknown): boolean {
   if (typeof value === 'boolean') return true;
-  return typeof value === 'string' && typeof key === 'string' && /(^|_)(status|state)$/i.test(key) && value.length <= 40;
+  return typeof value === 'string' && typeof key === 'string' && /(^|_)(status|state)$/i.test(key) && /^[a-z][a-z _-]{0,39}$/.test(value);
 }
 
 /** A scalar a condition can compare. */

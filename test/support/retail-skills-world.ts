@@ -62,15 +62,16 @@ export class RetailSkillsWorld {
     const server = await startRetailMcpServer();
     const mock = new LLMock({ port: 0, host: '127.0.0.1' });
     const home = await mkdtemp(path.join(tmpdir(), 'forge-retail-skills-'));
-    let world: RetailSkillsWorld | undefined;
-    mock.on({ predicate: (request) => text(request, 'system').startsWith('You pick') }, (request) => ({ content: world!.rescueAnswer(text(request, 'user')), usage: estimatedUsage(request, 2) }));
-    mock.on({ predicate: (request) => (request.tools?.length ?? 0) > 0 }, (request) => world!.agent.respond(request));
+    // The handlers answer for the world, which exists once the runtime it needs has opened.
+    const started: { world?: RetailSkillsWorld } = {};
+    mock.on({ predicate: (request) => text(request, 'system').startsWith('You pick') }, (request) => ({ content: started.world!.rescueAnswer(text(request, 'user')), usage: estimatedUsage(request, 2) }));
+    mock.on({ predicate: (request) => (request.tools?.length ?? 0) > 0 }, (request) => started.world!.agent.respond(request));
     await mock.start();
     const opened = await openRuntime({ FORGE_HOME: home, FORGE_MODEL: 'openai:gpt-4.1-mini', OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: `${mock.url}/v1`, FORGE_ALLOW_HOSTS: new URL(server.url).host }, home);
     const runtime = { ...opened, policy: allowEveryCall };
     await runtime.mcp.add({ name: 'retail', url: server.url, transport: 'streamable-http', trustAnnotations: true });
-    world = new RetailSkillsWorld(server, mock, runtime, home);
-    return world;
+    started.world = new RetailSkillsWorld(server, mock, runtime, home);
+    return started.world;
   }
 
   task(index: number): RetailTask {

@@ -67,14 +67,23 @@ export function groundTruthValue(skill: SkillDocument, stepActions: readonly num
   return binding?.kind === 'template' && typeof value === 'string' ? slotValues(binding.template, value)?.[slot] : undefined;
 }
 
-function firstUse(skill: SkillDocument, selection: string): { step: number; path: string; binding: ArgumentBinding } | undefined {
+/** The first argument (and template slot, if it is one) that takes a value from a selection. */
+function firstUse(skill: SkillDocument, selection: string): { step: number; path: string; slot: string | undefined; field: string } | undefined {
   for (const [step, { arguments: args }] of skill.steps.entries()) {
     for (const argument of args) {
-      const slots = argument.binding.kind === 'template' ? Object.values(argument.binding.slots) : [argument.binding];
-      if (slots.some((slot) => (slot.kind === 'selected' || slot.kind === 'selected-list') && slot.selection === selection)) return { step, ...argument };
+      const slots: [string | undefined, ArgumentBinding][] = argument.binding.kind === 'template' ? Object.entries(argument.binding.slots) : [[undefined, argument.binding]];
+      for (const [slot, binding] of slots) {
+        if ((binding.kind === 'selected' || binding.kind === 'selected-list') && binding.selection === selection) return { step, path: argument.path, slot, field: binding.field };
+      }
     }
   }
   return undefined;
+}
+
+/** Equal as data, or as numbers when one side is a number written as text (`"622.12"` and `622.12`). */
+function sameValue(left: unknown, right: unknown): boolean {
+  if (same(left, right)) return true;
+  return (typeof left === 'number' || typeof right === 'number') && String(left).trim() !== '' && Number(left) === Number(right);
 }
 
 function groundTruthEntries(selection: Selection, stepActions: readonly number[], truth: GroundTruthRun): unknown[] {
@@ -102,10 +111,10 @@ export function oracleInputs(skill: SkillDocument, stepActions: readonly number[
     const selection = skill.selections.find((candidate) => candidate.name === origin.selection);
     const use = firstUse(skill, origin.selection);
     if (selection === undefined || use === undefined) continue;
-    const chosen = groundTruthValue(skill, stepActions, task, use.step, use.path);
+    const chosen = groundTruthValue(skill, stepActions, task, use.step, use.path, use.slot);
     const entries = groundTruthEntries(selection, stepActions, truth);
     const field = (entry: unknown, path: string) => (path === '' ? entry : at(entry, path));
-    const entryFor = (value: unknown) => entries.find((entry) => same(field(entry, selection.field), value));
+    const entryFor = (value: unknown) => entries.find((entry) => sameValue(field(entry, use.field), value));
     const value = Array.isArray(chosen) ? chosen.map((item) => field(entryFor(item), origin.field)) : field(entryFor(chosen), origin.field);
     if (value !== undefined && !(Array.isArray(value) && value.some((item) => item === undefined))) inputs[name] = value;
   }

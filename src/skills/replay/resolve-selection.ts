@@ -52,15 +52,23 @@ function sameScalar(left: unknown, right: unknown): boolean {
   return typeof left === 'string' && typeof right === 'string' ? left.trim().toLowerCase() === right.trim().toLowerCase() : left === right;
 }
 
-/** An entry's other fields in a line (`options.color: black, price: 54.04`): what a rescue needs to choose well. */
+/**
+ * An entry's other fields in a line (`options.color: black, price: 54.04`), its own fields before
+ * nested ones: what a rescue needs to choose well, within a bounded length.
+ */
 export function compactFields(entry: unknown, field: string): string {
   if (typeof entry !== 'object' || entry === null) return '';
   const parts = jsonLeaves(entry)
     .filter((leaf) => formatJsonPath(leaf.path) !== field)
-    .map((leaf) => `${formatJsonPath(leaf.path)}: ${String(leaf.value).replace(/\s+/g, ' ').slice(0, 160)}`);
+    .map((leaf, order) => ({ leaf, order }))
+    .sort((left, right) => left.leaf.path.length - right.leaf.path.length || left.order - right.order)
+    .map(({ leaf }) => `${formatJsonPath(leaf.path)}: ${String(leaf.value).replace(/\s+/g, ' ').slice(0, 160)}`);
   const text = parts.join(', ');
-  return text.length > 400 ? `${text.slice(0, 399)}…` : text;
+  return text.length > COMPACT_FIELDS_LIMIT ? `${text.slice(0, COMPACT_FIELDS_LIMIT - 1)}…` : text;
 }
+
+/** How much of one candidate's fields a rescue is shown. */
+const COMPACT_FIELDS_LIMIT = 600;
 
 function gather(selection: Selection, context: SelectionContext): { candidates: SelectionCandidate[] } | { missing: number } {
   const collection = parseJsonPath(selection.collection);
@@ -180,7 +188,7 @@ export async function resolveSelection(selection: Selection, context: SelectionC
       candidates: candidates.map((candidate, index) => ({ value: candidate.value, fields: fields[index]! })),
       ...(context.signal === undefined ? {} : { signal: context.signal }),
     });
-    if (outcome.accepted) return decided(outcome.indexes.map((index) => candidates[index]!), 'llm_rescue', `the rescue chose ${outcome.indexes.join(', ')} of ${candidates.length} candidates`);
+    if (outcome.accepted) return decided(outcome.indexes.map((index) => candidates[index]!), 'llm_rescue', `the rescue chose candidate${outcome.indexes.length === 1 ? '' : 's'} ${outcome.indexes.join(', ')} of ${candidates.length}`);
     rejections.push({ strategy: 'llm_rescue', reason: outcome.reason, answer: outcome.answer.slice(0, 200) });
   }
 
