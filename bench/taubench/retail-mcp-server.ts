@@ -38,6 +38,11 @@ export interface RetailMcpServerOptions {
   readonly port?: number;
   /** Told of every call once it is answered (and recorded in `calls`). */
   readonly onCall?: (call: RetailToolCall) => void;
+  /**
+   * Whether the write tools say `destructiveHint: true` (the default, as they are). `false` leaves the
+   * hint out, for tests of commands whose default policy would hold a destructive tool for an approval.
+   */
+  readonly destructiveWrites?: boolean;
 }
 
 const host = '127.0.0.1';
@@ -58,7 +63,7 @@ export async function startRetailMcpServer(options: RetailMcpServerOptions = {})
     name: tool.name,
     description: tool.description,
     inputSchema: tool.parameters as Tool['inputSchema'],
-    annotations: tool.writes ? { readOnlyHint: false, destructiveHint: true } : { readOnlyHint: true },
+    annotations: tool.writes ? { readOnlyHint: false, ...(options.destructiveWrites === false ? {} : { destructiveHint: true }) } : { readOnlyHint: true },
   }));
 
   const createSessionServer = () => {

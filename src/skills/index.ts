@@ -9,6 +9,7 @@ export { refuseReplay, replaySkill, replayTaskText, type ReplayMode, type Replay
 export { recordedSideEffect, skillFromRunEvents, type SaveSkillOptions } from './save-skill.js';
 export { cassetteRegistry, testSkillAgainstRecording, type SkillTestReport } from './skill-cassette-test.js';
 export { parseSkillDocument } from './document/parse-skill-document.js';
+export { fillTemplate, readTemplate, templateSlots } from './document/templates.js';
 export { SKILL_FORMAT_VERSION, skillDocumentSchema, type ArgumentBinding, type Condition, type Recording, type Selection, type SkillDocument, type SkillStep, type SlotBinding, type VariableOrigin } from './document/skill-document.js';
 export { SkillFormatError, SkillInputError, SkillModeError, SkillRecordingError, SkillRefusedError, SkillResolutionError, SkillStaleError } from './skill-errors.js';
 export { toolSchemaProblems } from './skill-health.js';

@@ -1,5 +1,5 @@
 import type { ArgumentBinding, Recording, Selection, SkillDocument, SlotBinding, VariableSchema } from './document/skill-document.js';
-import { fillTemplate, templateSlots } from './document/templates.js';
+import { fillTemplate, readTemplate, templateSlots } from './document/templates.js';
 import { parseJsonPath, valueAtPath, valuesAtPattern, type JsonPath } from './json-path.js';
 import { SkillRecordingError } from './skill-errors.js';
 
@@ -38,11 +38,9 @@ function inputsFor(skill: SkillDocument, recording: Recording): Record<string, u
       const value = argumentValue(recording, origin.step, origin.path);
       if (binding?.kind === 'input') inputs[name] = value;
       if (binding?.kind === 'template' && typeof value === 'string') {
-        const slots = templateSlots(binding.template);
-        const pattern = binding.template.split(/(\{\{[a-z][a-z0-9_]*\}\})/).map((part) => (/^\{\{[a-z][a-z0-9_]*\}\}$/.test(part) ? '(.+?)' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('');
-        const match = new RegExp(`^${pattern}$`, 's').exec(value);
-        const slot = slots.find((candidate) => binding.slots[candidate]?.kind === 'input' && (binding.slots[candidate] as { name: string }).name === name);
-        if (match !== null && slot !== undefined) inputs[name] = match[slots.indexOf(slot) + 1];
+        const slot = Object.entries(binding.slots).find(([, slotBinding]) => slotBinding.kind === 'input' && slotBinding.name === name)?.[0];
+        const read = readTemplate(binding.template, value);
+        if (slot !== undefined && read !== undefined) inputs[name] = read[slot];
       }
       continue;
     }

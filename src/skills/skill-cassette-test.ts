@@ -5,6 +5,9 @@ import { CostMeter } from '../llm/index.js';
 import { ToolRegistry } from '../tools/index.js';
 import { replaySkill } from './replay/replay-skill.js';
 import type { Recording, SkillDocument } from './document/skill-document.js';
+import { readTemplate } from './document/templates.js';
+import { parseJsonPath, valueAtPath, type JsonPath } from './json-path.js';
+import type { Chooser } from './replay/rescue-choice.js';
 import { toolSchemaProblems } from './skill-health.js';
 
 function canonical(value: unknown): string {
@@ -72,6 +75,33 @@ export interface SkillTestReport {
   readonly recordings: readonly { readonly run_id: string; readonly passed: boolean; readonly problems: readonly string[]; readonly steps: readonly SkillTestStep[] }[];
 }
 
+function sameRecorded(candidate: unknown, recorded: unknown): boolean {
+  if (candidate === recorded) return true;
+  return typeof recorded === 'string' && typeof candidate === 'number' ? Number(recorded) === candidate : false;
+}
+
+/**
+ * Chooses what the recording chose: the candidates equal to the value the recorded call sent for that
+ * argument (or template slot). `forge skill test` replays a recording against itself, so the recording
+ * is the rescue that knows the answer; its answer is validated like any rescue's.
+ */
+function recordingChooser(document: SkillDocument, recording: Recording): Chooser {
+  return async (request) => {
+    const sent = valueAtPath(recording.steps[request.target.step]?.input, parseJsonPath(request.target.path) as JsonPath);
+    const binding = document.steps[request.target.step]?.arguments.find((argument) => argument.path === request.target.path)?.binding;
+    const recorded = request.target.slot === undefined ? sent : binding?.kind === 'template' && typeof sent === 'string' ? readTemplate(binding.template, sent)?.[request.target.slot] : undefined;
+    const wanted = Array.isArray(recorded) ? recorded : [recorded];
+    const indexes: number[] = [];
+    for (const value of wanted) {
+      const index = request.candidates.findIndex((candidate, at) => !indexes.includes(at) && sameRecorded(candidate.value, value));
+      if (index < 0) return { accepted: false, reason: `the recording's ${request.argument} (${JSON.stringify(value)}) is not among the candidates`, answer: '' };
+      indexes.push(index);
+    }
+    if (request.cardinality === 'one' && indexes.length !== 1) return { accepted: false, reason: 'the recording sent a list where one value is chosen', answer: '' };
+    return { accepted: true, indexes, answer: 'as recorded' };
+  };
+}
+
 async function testOneRecording(document: SkillDocument, recording: Recording, live: ToolRegistry, access: { policy: Policy; approvals: ApprovalGate }) {
   const bus = new InProcessEventBus();
   const emitter = createRunEmitter(bus, `skill-test-${document.id}-${recording.run_id}`);
@@ -80,6 +110,7 @@ async function testOneRecording(document: SkillDocument, recording: Recording, l
     inputs: recording.inputs,
     mode: 'guided',
     request: recording.task,
+    chooser: recordingChooser(document, recording),
     registry: cassetteRegistry(recording, live),
     policy: access.policy,
     approvals: access.approvals,
@@ -109,9 +140,11 @@ async function testOneRecording(document: SkillDocument, recording: Recording, l
 
 /**
  * Re-runs a skill on each recording it was generalised from, with that recording's inputs, against
- * that recording's tool outputs (a cassette), offline and without any model: each step must resolve to
- * exactly the arguments recorded, the output contract must hold, no write may be refused, and the live
- * tools' schemas must still match. This checks a skill's bindings without touching the world.
+ * that recording's tool outputs (a cassette), offline and without any model (a choice a live replay
+ * would ask the rescue for is answered from the recording, and reported as `llm_rescue`): each step
+ * must resolve to exactly the arguments recorded, the output contract must hold, no write may be
+ * refused, and the live tools' schemas must still match. This checks a skill's bindings without
+ * touching the world.
  */
 export async function testSkillAgainstRecording(document: SkillDocument, live: ToolRegistry, access: { policy: Policy; approvals: ApprovalGate }): Promise<SkillTestReport> {
   const schemaProblems = toolSchemaProblems(document, live);

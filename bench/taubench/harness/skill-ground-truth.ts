@@ -1,4 +1,4 @@
-import type { ArgumentBinding, Selection, SkillDocument } from '../../../src/skills/index.js';
+import { readTemplate, type ArgumentBinding, type Selection, type SkillDocument } from '../../../src/skills/index.js';
 import type { RetailTask } from '../index.js';
 import type { GroundTruthRun } from './ground-truth.js';
 
@@ -44,19 +44,6 @@ export function skillStepActions(skill: SkillDocument, recordedTask: RetailTask)
   return actions;
 }
 
-/** A template's slot values in a text it produced (`{{value_1}} - {{value_2}}` read from `135.24 - 153.23`). */
-function slotValues(template: string, text: string): Record<string, string> | undefined {
-  const names: string[] = [];
-  const pattern = template.split(/(\{\{[a-z][a-z0-9_]*\}\})/).map((part) => {
-    const name = /^\{\{([a-z][a-z0-9_]*)\}\}$/.exec(part)?.[1];
-    if (name === undefined) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    names.push(name);
-    return '(.+?)';
-  });
-  const match = new RegExp(`^${pattern.join('')}$`, 's').exec(text);
-  return match === null ? undefined : Object.fromEntries(names.map((name, index) => [name, match[index + 1]!]));
-}
-
 /** The ground-truth task's value for one argument of a skill step (a slot of a template, when named). */
 export function groundTruthValue(skill: SkillDocument, stepActions: readonly number[], task: RetailTask, step: number, path: string, slot?: string): unknown {
   const action = task.actions[stepActions[step]!];
@@ -64,7 +51,7 @@ export function groundTruthValue(skill: SkillDocument, stepActions: readonly num
   const value = at(action.kwargs, path);
   if (slot === undefined) return value;
   const binding = skill.steps[step]?.arguments.find((argument) => argument.path === path)?.binding;
-  return binding?.kind === 'template' && typeof value === 'string' ? slotValues(binding.template, value)?.[slot] : undefined;
+  return binding?.kind === 'template' && typeof value === 'string' ? readTemplate(binding.template, value)?.[slot] : undefined;
 }
 
 /** The first argument (and template slot, if it is one) that takes a value from a selection. */

@@ -10,6 +10,7 @@ import { resultData } from '../result-data.js';
 import { SkillModeError, SkillRefusedError, SkillResolutionError, SkillStaleError } from '../skill-errors.js';
 import { toolSchemaProblems } from '../skill-health.js';
 import { dependentValueName, dependentValueNames, validateSkillInputs, type SkillInputs } from '../skill-inputs.js';
+import { modelChooser, type Chooser } from './rescue-choice.js';
 import type { Resolution } from './resolution.js';
 import { resolveStepInput, restsOnUnproven, type ReplayState } from './resolve-step.js';
 import { writeGateProblems } from './write-gate.js';
@@ -36,6 +37,8 @@ export interface SkillReplayOptions {
   readonly signal?: AbortSignal;
   /** The rescue model (metered). Never consulted in deterministic mode. */
   readonly rescueModel?: UtilityModel;
+  /** Chooses among candidates instead of the rescue model (`forge skill test` answers from the recording). */
+  readonly chooser?: Chooser;
   /** When given, one model call summarizes the fresh results at the end. */
   readonly summaryModel?: UtilityModel;
 }
@@ -180,7 +183,7 @@ export async function replaySkill(options: SkillReplayOptions): Promise<SkillRep
       selections: new Map(),
       givenValues: new Map(),
       task: options.request ?? replayTaskText(document, inputs.variables),
-      rescue: mode === 'deterministic' ? undefined : options.rescueModel,
+      chooser: mode === 'deterministic' ? undefined : (options.chooser ?? (options.rescueModel === undefined ? undefined : modelChooser(options.rescueModel))),
       signal,
       probeStep: async (index, input) => {
         if (stepSideEffect(document.steps[index]!, registry, input) !== 'read') return undefined;

@@ -24,7 +24,10 @@ export interface RescueRequest {
   /** The request the replay stands for (the user's own words when there are any). */
   readonly task: string;
   readonly tool: string;
+  /** `steps[4].new_item_ids` (with ` {{slot}}` for a template's slot): what the model is told. */
   readonly argument: string;
+  /** The same as data: the step, the argument path, and the template slot when it is one. */
+  readonly target: { readonly step: number; readonly path: string; readonly slot?: string };
   readonly cardinality: 'one' | 'many';
   /** What the recording chose, as it was then. */
   readonly recorded: readonly unknown[];
@@ -34,6 +37,17 @@ export interface RescueRequest {
 
 function line(candidate: RescueCandidate, index: number): string {
   return `${index}. ${String(candidate.value)}${candidate.fields === '' ? '' : ` — ${candidate.fields}`}`;
+}
+
+/**
+ * Whatever chooses among candidates when no rule could: the rescue model in a live replay, the
+ * recording itself in `forge skill test`. Its answer is validated the same way either way.
+ */
+export type Chooser = (request: RescueRequest) => Promise<RescueOutcome>;
+
+/** The rescue model as a chooser. */
+export function modelChooser(model: UtilityModel): Chooser {
+  return (request) => rescueChoice(model, request);
 }
 
 /**

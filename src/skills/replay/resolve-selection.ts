@@ -1,9 +1,8 @@
-import type { UtilityModel } from '../../core/index.js';
 import type { Condition, Selection } from '../document/skill-document.js';
 import { formatJsonPath, jsonLeaves, parseJsonPath, valueAtPath, valuesAtPattern, type JsonPath } from '../json-path.js';
 import { isScalar } from '../value-shapes.js';
 import type { Resolution, ResolutionStrategy } from './resolution.js';
-import { rescueChoice } from './rescue-choice.js';
+import type { Chooser } from './rescue-choice.js';
 import { URL_DECISION_MARGIN, recordedHostsFor, scoreUrl } from './url-scoring.js';
 
 /** One entry a selection could choose, from a fresh result. */
@@ -25,10 +24,11 @@ export interface SelectionContext {
   /** The step that first needs the choice, and the argument: what the rescue is told. */
   readonly tool: string;
   readonly argument: string;
+  readonly target: { readonly step: number; readonly path: string; readonly slot?: string };
   /** What the producing steps asked for and the inputs: what URL tokens should match. */
   readonly query: string;
-  /** Absent in deterministic replays and offline tests: then nothing can reach a model. */
-  readonly rescue: UtilityModel | undefined;
+  /** Absent in deterministic replays and with no model: then nothing may choose beyond the rules. */
+  readonly chooser: Chooser | undefined;
   readonly signal: AbortSignal | undefined;
   /**
    * Reads what a bare candidate (an id with no fields beside it) names, by running the read step that
@@ -175,14 +175,15 @@ export async function resolveSelection(selection: Selection, context: SelectionC
     rejections.push({ strategy: 'heuristic', reason: `a list of ${candidates.length} candidates and no input naming its entries` });
   }
 
-  if (context.rescue === undefined) {
+  if (context.chooser === undefined) {
     rejections.push({ strategy: 'llm_rescue', reason: 'no rescue model in this replay' });
   } else {
     const fields = await candidateFields(selection, candidates, context);
-    const outcome = await rescueChoice(context.rescue, {
+    const outcome = await context.chooser({
       task: context.task,
       tool: context.tool,
       argument: context.argument,
+      target: context.target,
       cardinality: selection.cardinality,
       recorded: selection.recorded,
       candidates: candidates.map((candidate, index) => ({ value: candidate.value, fields: fields[index]! })),

@@ -1,10 +1,10 @@
-import type { UtilityModel } from '../../core/index.js';
 import type { ArgumentBinding, SkillDocument, SlotBinding } from '../document/skill-document.js';
 import { fillTemplate } from '../document/templates.js';
 import { parseJsonPath, setAtPath, valueAtPath, type JsonPath } from '../json-path.js';
 import type { SkillInputs } from '../skill-inputs.js';
 import { dependentValueName } from '../skill-inputs.js';
 import { isIdLike, isScalar } from '../value-shapes.js';
+import type { Chooser } from './rescue-choice.js';
 import type { Resolution } from './resolution.js';
 import { resolveSelection, type SelectionOutcome } from './resolve-selection.js';
 
@@ -19,7 +19,7 @@ export interface ReplayState {
   /** The values each step was given, for URL scoring of the candidates it produced. */
   readonly givenValues: Map<number, readonly unknown[]>;
   readonly task: string;
-  readonly rescue: UtilityModel | undefined;
+  readonly chooser: Chooser | undefined;
   readonly signal: AbortSignal;
   /** Runs a read step with this input and returns its fresh result (an outcome the replay then reuses); absent offline. */
   readonly probeStep?: (index: number, input: Record<string, unknown>) => Promise<unknown>;
@@ -58,7 +58,7 @@ class StepResolver {
     return { ok: true, result: this.state.results.get(step), proven: !this.state.tainted.has(step) };
   }
 
-  private async selection(name: string, argument: string): Promise<SelectionOutcome> {
+  private async selection(name: string, argument: string, target: { step: number; path: string; slot?: string }): Promise<SelectionOutcome> {
     const known = this.state.selections.get(name);
     if (known !== undefined) return known;
     const selection = this.state.document.selections.find((candidate) => candidate.name === name)!;
@@ -71,8 +71,9 @@ class StepResolver {
       task: this.state.task,
       tool: step.tool,
       argument,
+      target,
       query: [...selection.steps.flatMap((from) => this.state.givenValues.get(from) ?? []), ...Object.values(this.state.inputs.variables)].map(String).join(' '),
-      rescue: this.state.rescue,
+      chooser: this.state.chooser,
       signal: this.state.signal,
       ...this.probeFor(name),
     });
@@ -95,7 +96,8 @@ class StepResolver {
     };
   }
 
-  async settle(binding: SlotBinding, argument: string): Promise<Settled> {
+  async settle(binding: SlotBinding, target: { step: number; path: string; slot?: string }): Promise<Settled> {
+    const argument = `${dependentValueName(target.step, target.path)}${target.slot === undefined ? '' : ` {{${target.slot}}}`}`;
     switch (binding.kind) {
       case 'constant':
         return plain('constant', binding.value, binding.pinned ? 'a constant the skill pins' : 'a constant from the recording (not pinned)', binding.pinned);
@@ -110,7 +112,7 @@ class StepResolver {
       }
       case 'selected':
       case 'selected-list': {
-        const outcome = await this.selection(binding.selection, argument);
+        const outcome = await this.selection(binding.selection, argument, target);
         if (!outcome.ok) return { ok: false, reason: `the choice "${binding.selection}" failed: ${outcome.reason}`, afterSkippedWrite: outcome.afterSkippedWrite === true };
         const field = parseJsonPath(binding.field) as JsonPath;
         const values = outcome.entries.map((entry) => (field.length === 0 ? entry.entry : valueAtPath(entry.entry, field)));
@@ -135,12 +137,12 @@ class StepResolver {
     }
   }
 
-  async settleArgument(binding: ArgumentBinding, argument: string): Promise<Settled> {
-    if (binding.kind !== 'template') return this.settle(binding, argument);
+  async settleArgument(binding: ArgumentBinding, path: string): Promise<Settled> {
+    if (binding.kind !== 'template') return this.settle(binding, { step: this.index, path });
     const values: Record<string, unknown> = {};
     const parts: Omit<Resolution, 'name'>[] = [];
     for (const [slot, slotBinding] of Object.entries(binding.slots)) {
-      const settled = await this.settle(slotBinding, `${argument} {{${slot}}}`);
+      const settled = await this.settle(slotBinding, { step: this.index, path, slot });
       if (!settled.ok) return { ok: false, reason: `{{${slot}}}: ${settled.reason}`, afterSkippedWrite: settled.afterSkippedWrite === true };
       values[slot] = settled.value;
       parts.push(settled.resolution);
@@ -166,7 +168,7 @@ export async function resolveStepInput(state: ReplayState, index: number): Promi
   for (const { path, binding } of step.arguments) {
     const name = binding.kind === 'input' ? binding.name : binding.kind === 'template' ? path : dependentValueName(index, path);
     const override = state.inputs.overrides[dependentValueName(index, path)];
-    const settled = override !== undefined ? plain('user_input', override, `your --input ${dependentValueName(index, path)}`, true) : await resolver.settleArgument(binding, dependentValueName(index, path));
+    const settled = override !== undefined ? plain('user_input', override, `your --input ${dependentValueName(index, path)}`, true) : await resolver.settleArgument(binding, path);
     if (!settled.ok) return { ok: false, argument: path, reason: settled.reason, afterSkippedWrite: settled.afterSkippedWrite === true, resolutions };
     resolutions.push({ name, ...settled.resolution, value: settled.value });
     setAtPath(input, parseJsonPath(path) as JsonPath, settled.value);
