@@ -2,7 +2,7 @@ import { dumpsPythonJson } from './python-json.js';
 import { PythonError, pythonAbs, pythonAdd, pythonSubtract, type PythonNumber } from './python-number.js';
 import { pythonRound } from './python-round.js';
 import { comparePythonStrings, reprPythonString } from './python-string.js';
-import type { RetailAddress, RetailData, RetailOrder, RetailPaymentMethod } from './retail-data.js';
+import type { RetailAddress, RetailData, RetailOrder, RetailPayment, RetailPaymentMethod } from './retail-data.js';
 import { defineRetailTool, orderIdParameter } from './retail-tool-definition.js';
 
 const paymentMethodIdParameter = {
@@ -250,7 +250,7 @@ function creditGiftCard(paymentMethod: RetailPaymentMethod, amount: PythonNumber
   paymentMethod.balance = pythonRound(pythonAdd(paymentMethod.balance, amount), 2);
 }
 
-function firstPayment(order: RetailOrder): RetailOrder['payment_history'][number] {
+function firstPayment(order: RetailOrder): RetailPayment {
   const payment = order.payment_history[0];
   if (payment === undefined) throw new PythonError('IndexError', 'list index out of range');
   return payment;
