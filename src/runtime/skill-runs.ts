@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { ConfigurationError, NotFoundError, type SkillRecord, type UtilityModel } from '../core/index.js';
 import { createRunEmitter } from '../events/index.js';
 import { CostMeter, createUtilityModel, defaultModelSlug, resolveModel, type ResolvedModel } from '../llm/index.js';
@@ -84,9 +85,15 @@ export async function saveSkillFromRun(runtime: ForgeRuntime, runId: string, opt
   return store(runtime, document, `saved from run ${runId}`);
 }
 
-/** Stores an imported skill document (any known format version) as a new version under its name. */
+/**
+ * Stores an imported skill document (any known format version) as a new version under its name. A
+ * document whose id another stored skill already has (a copy renamed by hand) gets an id of its own.
+ */
 export async function importSkill(runtime: ForgeRuntime, value: unknown): Promise<SavedSkill> {
-  return store(runtime, parseSkillDocument(value), 'imported');
+  const document = parseSkillDocument(value);
+  const holder = await runtime.store.skills.get(document.id);
+  const id = holder !== undefined && holder.name !== document.name ? randomBytes(6).toString('hex') : document.id;
+  return store(runtime, { ...document, id }, 'imported');
 }
 
 /** Pins arguments as constants (`steps[2].subject`): a new version; the write gate then lets them through. */

@@ -32,10 +32,13 @@ export function pinConstants(document: SkillDocument, names: readonly string[]):
     if (!known.includes(name)) throw new ConfigurationError('--constant', `${name} names no argument of skill "${document.name}".`, `Name an argument as steps[<index>].<path>: ${known.join(', ')}.`);
   }
   const stillUsed = (variable: string) => steps.some((step) => step.arguments.some(({ binding }) => usesInput(binding, variable))) || document.selections.some((selection) => selection.conditions.some((condition) => 'input' in condition.operand && condition.operand.input === variable));
-  const dropped = Object.keys(document.variables_schema.properties).filter((variable) => !stillUsed(variable) && !document.task_template.includes(`{{${variable}}}`));
+  // An input no step uses any more goes; where the task template named it, the recorded value is written back.
+  const dropped = Object.keys(document.variables_schema.properties).filter((variable) => !stillUsed(variable));
   const keep = (variable: string) => !dropped.includes(variable);
+  const recordedInputs = document.recordings[0]!.inputs;
   return {
     ...document,
+    task_template: dropped.reduce((template, variable) => template.replaceAll(`{{${variable}}}`, String(recordedInputs[variable] ?? '')), document.task_template),
     steps,
     variables_schema: {
       ...document.variables_schema,

@@ -41,6 +41,7 @@ export function cassetteRegistry(recording: Recording, live: ToolRegistry): Tool
         name,
         description: liveTool?.description ?? `Recorded ${name}`,
         inputSchema,
+        ...(liveTool?.inputJsonSchema === undefined ? {} : { inputJsonSchema: liveTool.inputJsonSchema }),
         risk: 'low',
         // The same side effect as the live tool, so the write gate judges the replay as it would live.
         sideEffect: liveTool?.sideEffect ?? 'write',
