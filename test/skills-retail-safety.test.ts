@@ -218,6 +218,23 @@ describe('skills on τ-bench retail: every failure class, reproduced and closed'
     }
   });
 
+  it('9. preconditions: the state a write relied on when recorded is checked on the fresh results before the write', async () => {
+    const exchangeStep = exchange.skill.steps.at(-1)!;
+    expect(exchangeStep.preconditions).toEqual([{ step: 2, path: 'status', equals: 'delivered' }]);
+    world.server.reset();
+    const replay = await world.replay(exchange, world.task(52), {
+      run: {},
+      before: () => {
+        // The order the rescue will choose is no longer delivered when this replay reads it.
+        for (const order of world.server.data.orders.values()) if (order.user_id === 'sofia_li_9219') order.status = 'processed';
+      },
+    });
+
+    expect(replay.result.status).toBe('refused');
+    expect(replay.result.refusal?.reasons).toContain('step 2\'s status is "processed" where the recording saw "delivered"');
+    expect(replay.writes).toEqual([]);
+  });
+
   it('10. a rescue sees each candidate\'s fields: the variants with their options, price and availability, and the orders as their lookups describe them', async () => {
     world.rescuePrompts.length = 0;
     await world.replay(exchange, world.task(52));

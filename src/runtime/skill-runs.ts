@@ -57,10 +57,15 @@ export interface SavedSkill {
   readonly write_constants: readonly { readonly name: string; readonly value: unknown }[];
 }
 
+/** A skill's unpinned write constants, judging steps with an unrecorded side effect by the registered tool. */
+export function writeConstantsOf(runtime: ForgeRuntime, document: SkillDocument): { name: string; value: unknown }[] {
+  return unpinnedWriteConstants(document, (tool) => runtime.registry.get(tool)?.sideEffect);
+}
+
 async function store(runtime: ForgeRuntime, document: SkillDocument, note: string, parentVersion?: number): Promise<SavedSkill> {
   const saved = await runtime.store.skills.save({ id: document.id, name: document.name, description: document.description, document, note, ...(parentVersion === undefined ? {} : { parentVersion }) });
   const stored = { ...document, id: saved.id };
-  return { document: stored, version: saved.version, write_constants: unpinnedWriteConstants(stored) };
+  return { document: stored, version: saved.version, write_constants: writeConstantsOf(runtime, stored) };
 }
 
 /**

@@ -60,9 +60,9 @@ function anchorsFor(document: SkillDocument, name: string): string[] {
 
 function byAnchor(anchors: readonly string[], example: string, task: string): string | undefined {
   const found = new Set<string>();
-  const valueWords = Math.max(1, example.trim().split(/\s+/).length);
+  const valueWords = Math.min(6, Math.max(1, example.trim().split(/\s+/).length));
   for (const anchor of anchors) {
-    const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${anchor.split(' ').map(escape).join('[^\\p{L}\\p{N}]+')}[^\\p{L}\\p{N}#]+((?:[^\\s,;.!?]+\\s*){${valueWords}})`, 'giu');
+    const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${anchor.split(' ').map(escape).join('[^\\p{L}\\p{N}]+')}[^\\p{L}\\p{N}#]+([^\\s,;.!?]+(?:\\s+[^\\s,;.!?]+){${valueWords - 1}})`, 'giu');
     for (const match of task.matchAll(pattern)) {
       const value = match[1]!.trim();
       if (value !== '' && (!isIdLike(example) || hasShapeOf(value, example))) found.add(value);

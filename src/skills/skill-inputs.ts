@@ -38,10 +38,14 @@ function overridableValueNames(document: SkillDocument): Set<string> {
   return new Set(document.steps.flatMap((step, index) => step.arguments.filter(({ binding }) => binding.kind !== 'input').map(({ path }) => dependentValueName(index, path))));
 }
 
-/** The arguments of steps that write which send a constant the skill does not pin: each makes a replay refuse. */
-export function unpinnedWriteConstants(document: SkillDocument): { name: string; value: unknown }[] {
+/**
+ * The arguments of steps that write which send a constant the skill does not pin: each makes a replay
+ * refuse. A step whose side effect was not recorded (`unknown`) counts unless `liveSideEffect` (the
+ * registered tool's) says it only reads.
+ */
+export function unpinnedWriteConstants(document: SkillDocument, liveSideEffect: (tool: string) => 'read' | 'write' | undefined = () => undefined): { name: string; value: unknown }[] {
   return document.steps.flatMap((step, index) =>
-    step.side_effect === 'read'
+    step.side_effect === 'read' || (step.side_effect === 'unknown' && liveSideEffect(step.tool) === 'read')
       ? []
       : step.arguments.flatMap(({ path, binding }) => {
           const slots = binding.kind === 'template' ? Object.values(binding.slots) : [binding];

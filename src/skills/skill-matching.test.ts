@@ -40,4 +40,13 @@ describe('skill matching', () => {
       reason: expect.stringContaining('both fit'),
     });
   });
+
+  it('does not read a task against a template whose placeholders sit side by side or are too many (an imported skill\'s pattern could backtrack for minutes)', () => {
+    const adjacent = { ...releaseNotes, task_template: 'Find {{a}}{{b}}{{c}} now', variables_schema: { ...releaseNotes.variables_schema, properties: { a: { type: 'string' as const, description: '', examples: ['x'] }, b: { type: 'string' as const, description: '', examples: ['y'] }, c: { type: 'string' as const, description: '', examples: ['z'] } }, required: ['a', 'b', 'c'] } };
+    expect(readTaskInputs(adjacent, `Find ${'x'.repeat(5_000)} now`)).toBeUndefined();
+    expect(readTaskInputs(adjacent, 'Find xyz now')).toBeUndefined();
+    const separated = { ...adjacent, task_template: 'Find {{a}} and {{b}} or {{c}} now' };
+    expect(readTaskInputs(separated, 'Find x and y or z now')).toEqual({ a: 'x', b: 'y', c: 'z' });
+    expect(readTaskInputs(separated, `Find ${'x and '.repeat(1_000)}y or z now`)).toBeUndefined();
+  });
 });

@@ -16,6 +16,11 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** Templates with more placeholders than this are not read as patterns. */
+const MAX_TEMPLATE_VARIABLES = 8;
+/** Tasks longer than this are not read against templates (the similarity match still applies). */
+const MAX_MATCHED_TASK_LENGTH = 4_000;
+
 /**
  * Reads a task against one skill's task template. Literal text must match exactly (case and spacing
  * aside); each `{{variable}}` captures a short value that is not a clause of its own: no sentence
@@ -25,7 +30,9 @@ function escapeRegExp(text: string): string {
 export function readTaskInputs(document: SkillDocument, task: string): Record<string, string> | undefined {
   const template = normalize(document.task_template);
   const names = templateVariables(template);
-  if (names.length === 0) return undefined;
+  // The pattern comes from a document (an imported skill, too): placeholders side by side, too many of
+  // them or a very long task would let its lazy groups backtrack for a long time, so none is tried.
+  if (names.length === 0 || names.length > MAX_TEMPLATE_VARIABLES || task.length > MAX_MATCHED_TASK_LENGTH || /\}\}\s*\{\{/.test(template)) return undefined;
   const pattern = template
     .split(/(\{\{[a-z][a-z0-9_]*\}\})/)
     .map((part) => {

@@ -104,9 +104,10 @@ export class RetailSkillsWorld {
     return oracleInputs(recorded.skill, recorded.stepActions, task, groundTruthRun(task));
   }
 
-  /** Replays a skill for `task` on a fresh database and judges the database it leaves. */
-  async replay(recorded: RecordedRetailSkill, task: RetailTask, options: { inputs?: Record<string, unknown>; rescue?: RescueScript; run?: Partial<RunSkillOptions>; runtime?: ForgeRuntime } = {}): Promise<RetailReplay> {
+  /** Replays a skill for `task` on a fresh database (`before` may change it first) and judges the database it leaves. */
+  async replay(recorded: RecordedRetailSkill, task: RetailTask, options: { inputs?: Record<string, unknown>; rescue?: RescueScript; run?: Partial<RunSkillOptions>; runtime?: ForgeRuntime; before?: () => void } = {}): Promise<RetailReplay> {
     this.server.reset();
+    options.before?.();
     const truth = groundTruthRun(task);
     const before = this.server.calls.length;
     this.rescue = { script: options.rescue ?? 'ground-truth', recorded, task };

@@ -97,7 +97,7 @@ Skills are named by name, id, or name@<version> (forge skill versions <name> lis
           print(true, modules.skillProductView(document), () => '');
           return EXIT.ok;
         }
-        const writeConstants = modules.unpinnedWriteConstants(document);
+        const writeConstants = modules.writeConstantsOf(runtime, document);
         print(options.json === true, { ...document, status: record.status, stale_reason: record.staleReason, skill_version: record.version, current_version: record.currentVersion, write_constants: writeConstants }, () =>
           modules.skillText(document, { status: record.status, staleReason: record.staleReason, version: record.version, currentVersion: record.currentVersion, dependent: modules.dependentValueNames(document), writeConstants }),
         );
