@@ -1,21 +1,14 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { LLMock, type ChatCompletionRequest } from '@copilotkit/aimock';
+import { LLMock } from '@copilotkit/aimock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groundTruthRun, isRetailWrite } from '../bench/taubench/harness/ground-truth.js';
-import { ScriptedRetailAgent, estimatedUsage } from '../bench/taubench/harness/scripted-agent.js';
+import { ScriptedRetailAgent, estimatedUsage, requestText } from '../bench/taubench/harness/scripted-agent.js';
 import { groundTruthRescueAnswer, oracleInputs, skillStepActions } from '../bench/taubench/harness/skill-ground-truth.js';
 import { loadRetailTasks, startRetailMcpServer, type RetailMcpServer, type RetailTask } from '../bench/taubench/index.js';
 import type { SkillDocument } from '../src/skills/index.js';
 import { runCli, type CliResult } from './support/built-cli.js';
-
-function text(request: ChatCompletionRequest, role: 'system' | 'user'): string {
-  return request.messages
-    .filter((message) => message.role === role)
-    .map((message) => (typeof message.content === 'string' ? message.content : ''))
-    .join('\n');
-}
 
 function json<T>(result: CliResult): T {
   try {
@@ -67,11 +60,11 @@ describe('forge skill on a real domain, from the command line: save, show, dry r
   beforeAll(async () => {
     server = await startRetailMcpServer({ destructiveWrites: false });
     mock = new LLMock({ port: 0, host: '127.0.0.1' });
-    mock.on({ predicate: (request) => text(request, 'system').startsWith('You pick') }, (request) => ({
-      content: rescue === undefined ? 'none' : groundTruthRescueAnswer(text(request, 'user'), rescue.skill, skillStepActions(rescue.skill, rescue.recorded), rescue.task),
+    mock.on({ predicate: (request) => requestText(request, 'system').startsWith('You pick') }, (request) => ({
+      content: rescue === undefined ? 'none' : groundTruthRescueAnswer(requestText(request, 'user'), rescue.skill, skillStepActions(rescue.skill, rescue.recorded), rescue.task),
       usage: estimatedUsage(request, 2),
     }));
-    mock.on({ predicate: (request) => text(request, 'system').startsWith('You read values') }, (request) => ({ content: '{"order_id": "#W8835847"}', usage: estimatedUsage(request, 12) }));
+    mock.on({ predicate: (request) => requestText(request, 'system').startsWith('You read values') }, (request) => ({ content: '{"order_id": "#W8835847"}', usage: estimatedUsage(request, 12) }));
     mock.on({ predicate: (request) => (request.tools?.length ?? 0) > 0 }, (request) => agent.respond(request));
     await mock.start();
     home = await mkdtemp(path.join(tmpdir(), 'forge-skills-cli-'));

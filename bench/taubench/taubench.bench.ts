@@ -20,14 +20,14 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { LLMock, type ChatCompletionRequest } from '@copilotkit/aimock';
+import { LLMock } from '@copilotkit/aimock';
 import { openRuntime, runSkill, runTask, runTaskWithSkills, saveSkillFromRun, type ForgeRuntime } from '../../src/runtime/index.js';
 import type { SkillDocument } from '../../src/skills/index.js';
 import { groupTasksBySequence, loadRetailTasks, startRetailMcpServer, type RetailTask } from './index.js';
 import { allowEveryCall } from './harness/allow-every-call.js';
 import { classifyReplay, type ReplayVerdict } from './harness/classify-replay.js';
 import { groundTruthRun, isRetailWrite } from './harness/ground-truth.js';
-import { ScriptedRetailAgent, estimatedUsage } from './harness/scripted-agent.js';
+import { ScriptedRetailAgent, estimatedUsage, requestText } from './harness/scripted-agent.js';
 import { groundTruthRescueAnswer, oracleInputs, skillStepActions } from './harness/skill-ground-truth.js';
 
 const verbose = process.argv.includes('--verbose');
@@ -36,13 +36,6 @@ function withPolicy(runtime: ForgeRuntime): ForgeRuntime {
   return { ...runtime, policy: allowEveryCall };
 }
 const realModel = process.env['TAUBENCH_MODEL']?.trim() || undefined;
-
-function text(request: ChatCompletionRequest, role: 'system' | 'user'): string {
-  return request.messages
-    .filter((message) => message.role === role)
-    .map((message) => (typeof message.content === 'string' ? message.content : ''))
-    .join('\n');
-}
 
 interface RecordedSkill {
   readonly group: number;
@@ -67,8 +60,8 @@ const server = await startRetailMcpServer();
 const agent = new ScriptedRetailAgent();
 let rescueContext: { skill: SkillDocument; stepActions: readonly number[]; task: RetailTask } | undefined;
 const mock = new LLMock({ port: 0, host: '127.0.0.1' });
-mock.on({ predicate: (request) => text(request, 'system').startsWith('You pick') }, (request) => ({
-  content: rescueContext === undefined ? 'none' : groundTruthRescueAnswer(text(request, 'user'), rescueContext.skill, rescueContext.stepActions, rescueContext.task),
+mock.on({ predicate: (request) => requestText(request, 'system').startsWith('You pick') }, (request) => ({
+  content: rescueContext === undefined ? 'none' : groundTruthRescueAnswer(requestText(request, 'user'), rescueContext.skill, rescueContext.stepActions, rescueContext.task),
   usage: estimatedUsage(request, 2),
 }));
 mock.on({ predicate: (request) => (request.tools?.length ?? 0) > 0 }, (request) => agent.respond(request));

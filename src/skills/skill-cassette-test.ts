@@ -4,20 +4,12 @@ import { InProcessEventBus, createRunEmitter } from '../events/index.js';
 import { CostMeter } from '../llm/index.js';
 import { ToolRegistry } from '../tools/index.js';
 import { replaySkill } from './replay/replay-skill.js';
+import { canonicalJson } from './canonical-json.js';
 import type { Recording, SkillDocument } from './document/skill-document.js';
 import { readTemplate } from './document/templates.js';
 import { parseJsonPath, valueAtPath, type JsonPath } from './json-path.js';
 import type { Chooser } from './replay/rescue-choice.js';
 import { toolSchemaProblems } from './skill-health.js';
-
-function canonical(value: unknown): string {
-  const sorted = (item: unknown): unknown => {
-    if (Array.isArray(item)) return item.map(sorted);
-    if (typeof item === 'object' && item !== null) return Object.fromEntries(Object.keys(item).sort().map((key) => [key, sorted((item as Record<string, unknown>)[key])]));
-    return item;
-  };
-  return JSON.stringify(sorted(value));
-}
 
 /**
  * A registry whose tools answer from the skill's recording instead of the world: same names, same input
@@ -34,7 +26,7 @@ export function cassetteRegistry(recording: Recording, live: ToolRegistry): Tool
       .filter((step) => step.tool === name)
       .map((step) => {
         const parsed = inputSchema.safeParse(step.input ?? {});
-        return { input: canonical(parsed.success ? parsed.data : step.input), result: step.result };
+        return { input: canonicalJson(parsed.success ? parsed.data : step.input), result: step.result };
       });
     registry.register(
       defineTool({
@@ -46,8 +38,8 @@ export function cassetteRegistry(recording: Recording, live: ToolRegistry): Tool
         // The same side effect as the live tool, so the write gate judges the replay as it would live.
         sideEffect: liveTool?.sideEffect ?? 'write',
         async execute(input: unknown) {
-          const hit = recorded.find((entry) => entry.input === canonical(input));
-          if (hit === undefined) throw new Error(`the cassette has no recorded ${name} call with input ${canonical(input)}`);
+          const hit = recorded.find((entry) => entry.input === canonicalJson(input));
+          if (hit === undefined) throw new Error(`the cassette has no recorded ${name} call with input ${canonicalJson(input)}`);
           return hit.result;
         },
       }),
@@ -129,11 +121,11 @@ async function testOneRecording(document: SkillDocument, recording: Recording, l
       tool: recorded.tool,
       expected,
       actual: actual ?? null,
-      matches: actual !== undefined && canonical(tool?.inputSchema.safeParse(actual).data ?? actual) === canonical(expected),
+      matches: actual !== undefined && canonicalJson(tool?.inputSchema.safeParse(actual).data ?? actual) === canonicalJson(expected),
       strategies: replay.steps[index]?.resolutions.map((resolution) => `${resolution.name}: ${resolution.strategy}`) ?? [],
     };
   });
-  const mismatches = steps.filter((step) => !step.matches).map((step) => `step ${step.index} (${step.tool}) resolved ${canonical(step.actual)} where the recording has ${canonical(step.expected)}`);
+  const mismatches = steps.filter((step) => !step.matches).map((step) => `step ${step.index} (${step.tool}) resolved ${canonicalJson(step.actual)} where the recording has ${canonicalJson(step.expected)}`);
   const failure = replay.error === null ? [] : [`${replay.error.name}: ${replay.error.message}`];
   const problems = [...mismatches, ...failure];
   return { run_id: recording.run_id, passed: problems.length === 0, problems, steps };

@@ -1,13 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { LLMock, type ChatCompletionRequest } from '@copilotkit/aimock';
+import { LLMock } from '@copilotkit/aimock';
 import { openRuntime, runSkill, runTask, saveSkillFromRun, type ForgeRuntime, type RunSkillOptions, type RunSkillResult } from '../../src/runtime/index.js';
 import type { SkillDocument } from '../../src/skills/index.js';
 import { allowEveryCall } from '../../bench/taubench/harness/allow-every-call.js';
 import { classifyReplay, type ReplayVerdict } from '../../bench/taubench/harness/classify-replay.js';
 import { groundTruthRun, isRetailWrite, type GroundTruthRun } from '../../bench/taubench/harness/ground-truth.js';
-import { ScriptedRetailAgent, estimatedUsage } from '../../bench/taubench/harness/scripted-agent.js';
+import { ScriptedRetailAgent, estimatedUsage, requestText } from '../../bench/taubench/harness/scripted-agent.js';
 import { groundTruthRescueAnswer, oracleInputs, skillStepActions } from '../../bench/taubench/harness/skill-ground-truth.js';
 import { loadRetailTasks, startRetailMcpServer, type RetailMcpServer, type RetailTask } from '../../bench/taubench/index.js';
 
@@ -31,13 +31,6 @@ export interface RetailReplay {
 
 /** How a replay's rescue answers: like a model that knows the ground truth, always "none", or a function of the prompt. */
 export type RescueScript = 'ground-truth' | 'none' | ((prompt: string) => string);
-
-function text(request: ChatCompletionRequest, role: 'system' | 'user'): string {
-  return request.messages
-    .filter((message) => message.role === role)
-    .map((message) => (typeof message.content === 'string' ? message.content : ''))
-    .join('\n');
-}
 
 /**
  * The τ-bench retail world for skill tests: the re-implemented tools as a real MCP server on loopback,
@@ -64,7 +57,7 @@ export class RetailSkillsWorld {
     const home = await mkdtemp(path.join(tmpdir(), 'forge-retail-skills-'));
     // The handlers answer for the world, which exists once the runtime it needs has opened.
     const started: { world?: RetailSkillsWorld } = {};
-    mock.on({ predicate: (request) => text(request, 'system').startsWith('You pick') }, (request) => ({ content: started.world!.rescueAnswer(text(request, 'user')), usage: estimatedUsage(request, 2) }));
+    mock.on({ predicate: (request) => requestText(request, 'system').startsWith('You pick') }, (request) => ({ content: started.world!.rescueAnswer(requestText(request, 'user')), usage: estimatedUsage(request, 2) }));
     mock.on({ predicate: (request) => (request.tools?.length ?? 0) > 0 }, (request) => started.world!.agent.respond(request));
     await mock.start();
     const opened = await openRuntime({ FORGE_HOME: home, FORGE_MODEL: 'openai:gpt-4.1-mini', OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: `${mock.url}/v1`, FORGE_ALLOW_HOSTS: new URL(server.url).host }, home);

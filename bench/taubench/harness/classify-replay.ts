@@ -1,3 +1,4 @@
+import { canonicalJson } from '../../../src/skills/index.js';
 import type { GroundTruthRun } from './ground-truth.js';
 
 /**
@@ -8,19 +9,10 @@ import type { GroundTruthRun } from './ground-truth.js';
  */
 export type ReplayVerdict = 'correct' | 'wrong-write' | 'safe-refusal' | 'incomplete';
 
-function canonical(value: unknown): string {
-  const sorted = (item: unknown): unknown => {
-    if (Array.isArray(item)) return item.map(sorted);
-    if (typeof item === 'object' && item !== null) return Object.fromEntries(Object.keys(item).sort().map((key) => [key, sorted((item as Record<string, unknown>)[key])]));
-    return item;
-  };
-  return JSON.stringify(sorted(value));
-}
-
 export function classifyReplay(outcome: { readonly hash: string; readonly status: string; readonly writes: readonly { readonly tool: string; readonly arguments: unknown }[] }, truth: GroundTruthRun): { verdict: ReplayVerdict; wrongWrites: { tool: string; arguments: unknown }[] } {
   if (outcome.hash === truth.hash) return { verdict: 'correct', wrongWrites: [] };
-  const allowed = new Set(truth.writes.map((write) => canonical(write)));
-  const wrongWrites = outcome.writes.filter((write) => !allowed.has(canonical({ tool: write.tool, arguments: write.arguments }))).map((write) => ({ tool: write.tool, arguments: write.arguments }));
+  const allowed = new Set(truth.writes.map((write) => canonicalJson(write)));
+  const wrongWrites = outcome.writes.filter((write) => !allowed.has(canonicalJson({ tool: write.tool, arguments: write.arguments }))).map((write) => ({ tool: write.tool, arguments: write.arguments }));
   if (wrongWrites.length > 0) return { verdict: 'wrong-write', wrongWrites };
   return { verdict: outcome.status === 'refused' ? 'safe-refusal' : 'incomplete', wrongWrites: [] };
 }

@@ -6,6 +6,14 @@ export function retailToolName(tool: string): string {
   return `mcp__retail__${tool}`;
 }
 
+/** The text of a request's messages in one role, joined: what a scripted peer reads to answer. */
+export function requestText(request: ChatCompletionRequest, role: 'system' | 'user'): string {
+  return request.messages
+    .filter((message) => message.role === role)
+    .map((message) => (typeof message.content === 'string' ? message.content : ''))
+    .join('\n');
+}
+
 /** Rough token usage from the request's size (4 characters a token): aimock needs a number, and it is labelled an estimate. */
 export function estimatedUsage(request: ChatCompletionRequest, completionTokens: number): { prompt_tokens: number; completion_tokens: number } {
   return { prompt_tokens: Math.ceil(JSON.stringify(request.messages).length / 4), completion_tokens: completionTokens };
