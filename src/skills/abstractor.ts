@@ -2,16 +2,16 @@ import { randomBytes } from 'node:crypto';
 import type { ToolSpecification } from '../tools/index.js';
 import type { ArgumentFlow, ResultReference, StepFlow } from './dataflow.js';
 import { SKILL_FORMAT_VERSION, type ArgumentBinding, type Precondition, type SkillDocument, type SkillStep, type SlotBinding } from './document/skill-document.js';
-import { formatJsonPath, type JsonPath } from './json-path.js';
+import { formatJsonPath, valueAtPath, type JsonPath } from './json-path.js';
 import { outputContractFrom } from './output-contract.js';
 import { schemaHash } from './schema-hash.js';
 import { SelectionBuilder } from './selection-builder.js';
 import { SkillRecordingError } from './skill-errors.js';
 import type { Trace } from './trace.js';
+import { FREE_TEXT_KEYS } from './free-text-keys.js';
 import { isGenericWord, wordsOf } from './generic-words.js';
 import { isIdLike, isStateField, isUrl } from './value-shapes.js';
 import { VariableRegistry } from './variable-registry.js';
-import { valueAtPath } from './json-path.js';
 
 export interface AbstractOptions {
   readonly name?: string;
@@ -23,9 +23,6 @@ export interface AbstractOptions {
   /** Leave URLs as recorded results, never variables (on by default). */
   readonly skipUrls?: boolean;
 }
-
-/** Argument keys that name a free-text field rather than what the text is about. */
-const FREE_TEXT_KEYS = new Set(['query', 'q', 'input', 'text', 'prompt', 'search', 'term', 'terms', 'value', 'message', 'content', 'keywords']);
 
 /** Strips generic words from both ends of a task span; what is left is what the task is about. */
 function coreOf(text: string): { start: number; end: number } | undefined {
@@ -102,12 +99,12 @@ class StepAbstractor {
         return this.templateFromSpans(value, source.spans, key, origin, writes);
       }
       case 'result':
-        return this.referenceBinding(source, position, writes ? preconditions : undefined);
+        return this.referenceBinding(source, writes ? preconditions : undefined);
       case 'result-list':
         return { kind: 'selected-list', selection: this.selections.many(source.elements, this.results()), field: this.selections.fieldOf(source.elements[0]!) };
       case 'derived': {
         const slots: Record<string, SlotBinding> = {};
-        for (const part of source.parts) slots[part.slot] = this.referenceBinding(part, position, writes ? preconditions : undefined);
+        for (const part of source.parts) slots[part.slot] = this.referenceBinding(part, writes ? preconditions : undefined);
         return { kind: 'template', template: source.template, slots };
       }
       case 'result-text':
@@ -153,13 +150,12 @@ class StepAbstractor {
   }
 
   /** A fixed place of one result is a `result` binding; a collection or pooled steps are a selection. */
-  private referenceBinding(reference: ResultReference, position: number, preconditions: Precondition[] | undefined): SlotBinding {
+  private referenceBinding(reference: ResultReference, preconditions: Precondition[] | undefined): SlotBinding {
     const results = this.results();
     if (reference.siblings.length === 1 && !reference.match.pattern.includes('*')) {
       if (preconditions !== undefined) preconditions.push(...statesAround(results[reference.match.step], reference.match.step, reference.match.path, preconditions));
       return { kind: 'result', step: reference.match.step, path: formatJsonPath(reference.match.path) };
     }
-    void position;
     return { kind: 'selected', selection: this.selections.one(reference, results), field: this.selections.fieldOf(reference) };
   }
 }

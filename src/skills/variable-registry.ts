@@ -1,7 +1,6 @@
 import type { VariableOrigin, VariableSchema, VariablesSchema } from './document/skill-document.js';
+import { FREE_TEXT_KEYS } from './free-text-keys.js';
 
-/** Argument keys that name a free-text field rather than what the text is about. */
-const FREE_TEXT_KEYS = new Set(['query', 'q', 'input', 'text', 'prompt', 'search', 'term', 'terms', 'value', 'message', 'content', 'keywords']);
 
 interface Variable {
   readonly name: string;
