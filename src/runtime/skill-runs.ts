@@ -8,6 +8,7 @@ import {
   matchSkillForTask,
   mergeRecording,
   parseSkillDocument,
+  parseSkillReference,
   pinConstants,
   refuseReplay,
   replaySkill,
@@ -21,12 +22,6 @@ import {
   type SkillReplayResult,
 } from '../skills/index.js';
 import { newRunId, runTask, type ForgeRuntime, type RunTaskOptions, type RunTaskResult } from './forge-runtime.js';
-
-/** `name`, `id` or `name@3` (a version): how every command names a skill. */
-export function parseSkillReference(reference: string): { idOrName: string; version: number | undefined } {
-  const match = /^(.+)@(\d+)$/.exec(reference);
-  return match === null ? { idOrName: reference, version: undefined } : { idOrName: match[1]!, version: Number(match[2]) };
-}
 
 /** Reads a stored skill (at a version, with `name@n`) and its document; a clear error when there is none. */
 export async function loadSkill(runtime: ForgeRuntime, reference: string): Promise<{ record: SkillRecord; document: SkillDocument }> {

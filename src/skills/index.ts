@@ -19,5 +19,6 @@ export { TASK_MATCH_MARGIN, TASK_MATCH_THRESHOLD, matchSkill, matchSkillForTask,
 export { extractSkillInputs, type ExtractionOptions, type InputExtraction } from './input-extraction.js';
 export { mergeRecording } from './merge-recordings.js';
 export { pinConstants } from './pin-constants.js';
+export { parseSkillReference } from './skill-reference.js';
 export { skillProductView, type SkillProductView } from './skill-product.js';
 export { traceFromEvents, type Trace, type TraceStep } from './trace.js';

@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto';
 import type { ApprovalGate, GuardedFetch, Policy, SkillStore, UtilityModel } from '../../core/index.js';
 import { createRunEmitter, type InProcessEventBus } from '../../events/index.js';
 import { CostMeter } from '../../llm/index.js';
-import { parseSkillDocument, replaySkill, skillProductView, type SkillDocument } from '../../skills/index.js';
+import { parseSkillDocument, parseSkillReference, replaySkill, skillProductView, type SkillDocument } from '../../skills/index.js';
 import type { ToolRegistry } from '../../tools/index.js';
 import type { ExposedTool, ExposedToolResult, ExposedToolSource } from './exposed-tool-source.js';
 
 export interface SkillToolSourceOptions {
   readonly skills: SkillStore;
-  /** Skill names published over MCP. Nothing is published unless named; a stale skill is left out. */
+  /** Skills published over MCP, by name or `name@version`. Nothing is published unless named; a stale skill is left out. */
   readonly published: readonly string[];
   readonly registry: ToolRegistry;
   readonly policy: Policy;
@@ -35,7 +35,8 @@ export function createSkillToolSource(options: SkillToolSourceOptions): ExposedT
   async function publishedDocuments(): Promise<Map<string, SkillDocument>> {
     const documents = new Map<string, SkillDocument>();
     for (const name of options.published) {
-      const record = await options.skills.get(name);
+      const { idOrName, version } = parseSkillReference(name);
+      const record = await options.skills.get(idOrName, version);
       if (record === undefined || record.status !== 'active') continue;
       const document = parseSkillDocument(record.document);
       documents.set(skillToolName(document.name), document);
