@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -133,20 +133,30 @@ describe('Forge as an MCP server, used by the official SDK client', () => {
     expect(JSON.stringify(result.structuredContent)).not.toContain('arguments');
     expect(lookups.slice(before)).toEqual(['comets']);
     expect(events.filter((event) => event.type === 'skill-step')).toHaveLength(1);
+    // A replay like any other: its run is stored and logged, kind skill.
+    const run = await runtime.store.runs.get((result.structuredContent as { run_id: string }).run_id);
+    expect(run).toMatchObject({ kind: 'skill', status: 'completed' });
+    expect((await runtime.store.events.list(run!.id)).at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
+    expect((await readFile(run!.logFile!, 'utf8')).trim().split('\n').length).toBeGreaterThan(2);
   });
 
   it('runs a promoted tool from a further source', async () => {
     expect(await client.callTool({ name: 'semver_bump', arguments: { version: '4.6.7' } })).toMatchObject({ content: [{ type: 'text', text: '4.7.0' }] });
   });
 
-  it('runs an exposed registry tool through dispatch, events and all', async () => {
+  it('runs an exposed registry tool through dispatch as a recorded one-step run: a runs row, a run log, stored events', async () => {
     const eventsBefore = events.length;
 
     const result = await client.callTool({ name: 'lookup_fact', arguments: { key: 'tides' } });
 
     expect(result.content).toEqual([{ type: 'text', text: JSON.stringify({ key: 'tides', fact: 'the fact about tides' }) }]);
     expect(lookups).toContain('tides');
-    expect(events.slice(eventsBefore).map((event) => event.type)).toEqual(['tool-call-start', 'policy-decision', 'tool-result']);
+    const emitted = events.slice(eventsBefore);
+    expect(emitted.map((event) => event.type)).toEqual(['run-start', 'tool-call-start', 'policy-decision', 'tool-result', 'run-end']);
+    const run = await runtime.store.runs.get(emitted[0]!.run_id);
+    expect(run).toMatchObject({ kind: 'tool-call', status: 'completed', task: 'tool lookup_fact' });
+    expect((await runtime.store.events.list(run!.id)).map((event) => event.type)).toEqual(emitted.map((event) => event.type));
+    expect((await readFile(run!.logFile!, 'utf8')).trim().split('\n')).toHaveLength(emitted.length);
   });
 
   it('answers bad arguments with an InvalidParams error naming each bad field, without running anything', async () => {

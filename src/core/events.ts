@@ -7,11 +7,20 @@ import { z } from 'zod';
  * reader validates with them. Names are noun-verb; a lifecycle closes with `end`.
  */
 
-/** `refused`: a skill replay stopped before a write it could not prove (a safe failure: nothing was sent). */
-export const haltReasonSchema = z.enum(['final_answer', 'converged', 'cap', 'cancelled', 'error', 'refused']);
+/**
+ * Why a run stopped. `refused`: a skill replay stopped before a write it could not prove (a safe
+ * failure: nothing was sent). `interrupted`: the process running it ended before it finished (marked
+ * when Forge next starts).
+ */
+export const haltReasonSchema = z.enum(['final_answer', 'converged', 'cap', 'cancelled', 'error', 'refused', 'interrupted']);
 export type HaltReason = z.infer<typeof haltReasonSchema>;
 
-export const runStatusSchema = z.enum(['running', 'completed', 'failed', 'cancelled', 'refused']);
+/** Where a run stands: `running` and `waiting` (for an answer: an approval, an input) until it ends as one of the others. */
+export const runStatusSchema = z.enum(['running', 'waiting', 'completed', 'failed', 'cancelled', 'refused']);
+
+/** What a run is: an agent run, a convergence-gated run, a skill replay, or one direct tool call. */
+export const runKindSchema = z.enum(['agent', 'converge', 'skill', 'tool-call']);
+export type RunKind = z.infer<typeof runKindSchema>;
 export type RunStatus = z.infer<typeof runStatusSchema>;
 
 export const policyDecisionKindSchema = z.enum(['allow', 'require_approval', 'block']);

@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { DEFAULT_MEMORY_BOUNDS, DEFAULT_MAX_ITERATIONS, boundHistory, defaultPolicy, refuseApprovals, runAgent, type AgentRunOptions, type AgentRunResult } from '../agent/index.js';
 import { NotFoundError, type AnyEventBody, type ApprovalGate, type GuardedFetch, type Policy, type Store } from '../core/index.js';
-import { InProcessEventBus, createRunEmitter } from '../events/index.js';
-import { CostMeter, createUtilityModel, defaultModelSlug, resolveModel, type ResolvedModel } from '../llm/index.js';
+import { InProcessEventBus } from '../events/index.js';
+import { createUtilityModel, defaultModelSlug, resolveModel, type ResolvedModel } from '../llm/index.js';
 import { SecretRedactor, secretsFromEnvironment } from '../redaction/index.js';
-import { RunRecorder, runLogPath } from '../runlog/index.js';
+import { RunService } from '../runs/index.js';
 import { installationSecretBox, openStore } from '../store/index.js';
 import { runConverge, type ConvergeRunResult } from '../synthesis/converge/index.js';
 import { Toolbox, registerPromotedTools, toolboxFolder } from '../synthesis/toolbox/index.js';
@@ -32,6 +32,8 @@ export interface ForgeRuntime {
   readonly mcp: McpConnectionManager;
   /** Synthesized and hand-added tools (`FORGE_HOME/toolbox`); its promoted tools are in `registry`. */
   readonly toolbox: Toolbox;
+  /** Starts every run (agent, converge, skill replay, direct tool call) and owns its lifecycle. */
+  readonly runs: RunService;
   /** Ends MCP sessions (their tools leave the registry), then closes the store. */
   close(): Promise<void>;
 }
@@ -52,10 +54,6 @@ export interface RuntimeOptions {
     /** Bound on each MCP handshake, list and call; default 30 s. */
     readonly timeoutMs?: number;
   };
-}
-
-export function newRunId(): string {
-  return randomBytes(6).toString('hex');
 }
 
 /**
@@ -94,9 +92,13 @@ export async function openRuntime(env: Environment = process.env, cwd: string = 
     // The manifest file is the source of truth; the store keeps a mirror of it, written through on every change.
     // Opened before MCP so a broken manifest fails at once instead of after waiting for servers.
     const toolbox = await Toolbox.open(toolboxFolder(config.home), { mirror: store.toolbox });
+    const bus = new InProcessEventBus({ redactor });
+    const runs = new RunService({ store, bus, home: config.home, owner: { pid: process.pid, host: hostname() } });
+    // A run a dead process left running is ended now, loudly, never left running for ever.
+    await runs.endInterruptedRuns();
     await mcp.start({ waitMs: options.mcp?.startupWaitMs ?? 3_000 });
     registerPromotedTools(registry, toolbox);
-    return { config, store, bus: new InProcessEventBus({ redactor }), redactor, registry, fetch, policy: defaultPolicy, approvals: refuseApprovals, mcp, toolbox, close };
+    return { config, store, bus, redactor, registry, fetch, policy: defaultPolicy, approvals: refuseApprovals, mcp, toolbox, runs, close };
   } catch (error) {
     // Nothing opened here may outlive a failed start: connections and the database are closed again.
     await close();
@@ -150,64 +152,48 @@ export async function runTask(runtime: ForgeRuntime, options: RunTaskOptions): P
   };
   const history = boundHistory((await store.conversations.listMessages(conversation.id, { lastN: bounds.maxMessages })).map(toLoopMessage), bounds);
 
-  const runId = newRunId();
-  await store.runs.create({ id: runId, task: runtime.redactor.redactText(options.task), model: model.slug, conversationId: conversation.id });
-  const logFile = runLogPath(config.home, runId);
-  const recorder = new RunRecorder(runtime.bus, runId, logFile, store);
-  const emitter = createRunEmitter(runtime.bus, runId);
-  const meter = new CostMeter(runId);
-  for (const body of options.preludeEvents ?? []) emitter.emit(body);
-  if (options.toolbox === 'fresh') await wipeToolbox(runtime);
-  const onMessages: NonNullable<AgentRunOptions['onMessages']> = async (messages, details) => {
-    await store.conversations.appendMessages(
-      conversation.id,
-      messages.map((message) => runtime.redactor.redactValue(toStoredMessage(message, runId, details))),
-    );
-  };
-  let result: AgentRunResult | ConvergeRunResult;
-  try {
-    if (options.converge === true) {
-      const testSlug = config.env['FORGE_TEST_MODEL']?.trim();
-      result = await runConverge({
+  const handle = runtime.runs.start({
+    kind: options.converge === true ? 'converge' : 'agent',
+    task: runtime.redactor.redactText(options.task),
+    model: model.slug,
+    conversationId: conversation.id,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    execute: async ({ runId, emitter, meter, signal }): Promise<AgentRunResult | ConvergeRunResult> => {
+      for (const body of options.preludeEvents ?? []) emitter.emit(body);
+      if (options.toolbox === 'fresh') await wipeToolbox(runtime);
+      const onMessages: NonNullable<AgentRunOptions['onMessages']> = async (messages, details) => {
+        await store.conversations.appendMessages(
+          conversation.id,
+          messages.map((message) => runtime.redactor.redactValue(toStoredMessage(message, runId, details))),
+        );
+      };
+      const common = {
         task: options.task,
         model,
-        ...(testSlug ? { testModel: resolveModel(testSlug, config.env, 'FORGE_TEST_MODEL') } : {}),
         registry: runtime.registry,
-        toolbox: runtime.toolbox,
         emitter,
         meter,
         policy: runtime.policy,
         approvals: runtime.approvals,
         toolContext: { fetch: runtime.fetch, utilityModel: createUtilityModel(model, meter, emitter.emit) },
         ...(options.system === undefined ? {} : { system: options.system }),
-        ...(options.maxIterations === undefined ? {} : { maxTurns: options.maxIterations }),
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        signal,
         ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
         onMessages,
-      });
-      return { ...result, conversation_id: conversation.id, log_file: logFile };
-    }
-    result = await runAgent({
-      task: options.task,
-      model,
-      registry: runtime.registry,
-      emitter,
-      meter,
-      policy: runtime.policy,
-      approvals: runtime.approvals,
-      toolContext: { fetch: runtime.fetch, utilityModel: createUtilityModel(model, meter, emitter.emit) },
-      ...(options.system === undefined ? {} : { system: options.system }),
-      history,
-      conversationId: conversation.id,
-      maxIterations: options.maxIterations ?? DEFAULT_MAX_ITERATIONS,
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-      ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
-      onMessages,
-    });
-  } finally {
-    await recorder.close();
-  }
-  return { ...result, conversation_id: conversation.id, log_file: logFile };
+      };
+      if (options.converge === true) {
+        const testSlug = config.env['FORGE_TEST_MODEL']?.trim();
+        return runConverge({
+          ...common,
+          ...(testSlug ? { testModel: resolveModel(testSlug, config.env, 'FORGE_TEST_MODEL') } : {}),
+          toolbox: runtime.toolbox,
+          ...(options.maxIterations === undefined ? {} : { maxTurns: options.maxIterations }),
+        });
+      }
+      return runAgent({ ...common, history, conversationId: conversation.id, maxIterations: options.maxIterations ?? DEFAULT_MAX_ITERATIONS });
+    },
+  });
+  return { ...(await handle.result), conversation_id: conversation.id, log_file: handle.logFile };
 }
 
 /** `--fresh`: the toolbox's tools leave the registry, then the manifest, its store mirror and their files are wiped. */

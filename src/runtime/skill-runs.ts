@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ConfigurationError, NotFoundError, type SkillRecord, type UtilityModel } from '../core/index.js';
-import { createRunEmitter } from '../events/index.js';
-import { CostMeter, createUtilityModel, defaultModelSlug, resolveModel, type ResolvedModel } from '../llm/index.js';
-import { RunRecorder, runLogPath } from '../runlog/index.js';
+import { createUtilityModel, defaultModelSlug, resolveModel, type ResolvedModel } from '../llm/index.js';
 import {
   extractSkillInputs,
   matchSkillForTask,
@@ -21,7 +19,7 @@ import {
   type SkillDocument,
   type SkillReplayResult,
 } from '../skills/index.js';
-import { newRunId, runTask, type ForgeRuntime, type RunTaskOptions, type RunTaskResult } from './forge-runtime.js';
+import { runTask, type ForgeRuntime, type RunTaskOptions, type RunTaskResult } from './forge-runtime.js';
 
 /** Reads a stored skill (at a version, with `name@n`) and its document; a clear error when there is none. */
 export async function loadSkill(runtime: ForgeRuntime, reference: string): Promise<{ record: SkillRecord; document: SkillDocument }> {
@@ -172,51 +170,49 @@ export async function runSkill(runtime: ForgeRuntime, options: RunSkillOptions):
   const rescueModel = rescueModelFor(runtime, options, runModel);
   if (options.summarize === true && runModel === undefined) resolveModel(defaultModelSlug(config.env), config.env, 'FORGE_MODEL');
 
-  const runId = newRunId();
-  await skillStore.runs.create({ id: runId, task: options.extractFrom?.task ?? `skill ${document.name}: ${replayTaskText(document, options.inputs)}`, model: rescueModel?.slug ?? 'none', conversationId: null });
-  const logFile = runLogPath(config.home, runId);
-  const recorder = new RunRecorder(runtime.bus, runId, logFile, skillStore);
-  const emitter = createRunEmitter(runtime.bus, runId);
-  const meter = new CostMeter(runId);
-  const utility = (model: ResolvedModel | undefined): UtilityModel | undefined => (model === undefined ? undefined : createUtilityModel(model, meter, emitter.emit));
-  let result: SkillReplayResult;
   let extraction: InputExtraction | null = null;
-  try {
-    let inputs = options.inputs;
-    if (options.extractFrom !== undefined) {
-      extraction = await extractSkillInputs(document, options.extractFrom.task, {
-        ...(options.extractFrom.templateInputs === undefined ? {} : { fromTemplate: options.extractFrom.templateInputs }),
-        ...(runModel === undefined ? {} : { model: utility(runModel)! }),
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
-      });
-      inputs = extraction.inputs;
-    }
-    if (options.match !== undefined) emitter.emit({ type: 'skill-match', decision: 'replay', skill: document.name, reason: `${options.match.reason}${extraction === null ? '' : `; inputs read ${extraction.method}`}`, inputs: { ...inputs } });
-    const replay = {
-      document,
-      inputs,
-      mode: options.mode ?? 'auto',
-      registry: runtime.registry,
-      policy: runtime.policy,
-      approvals: runtime.approvals,
-      emitter,
-      meter,
-      toolContext: { fetch: runtime.fetch, utilityModel: undefined },
-      ...(options.request === undefined ? {} : { request: options.request }),
-      ...(options.dryRun === true ? { dryRun: true } : {}),
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-      ...(rescueModel === undefined ? {} : { rescueModel: utility(rescueModel)! }),
-      ...(options.summarize === true && runModel !== undefined ? { summaryModel: utility(runModel)! } : {}),
-    };
-    result =
-      extraction !== null && extraction.missing.length > 0
-        ? refuseReplay(replay, `the task does not say ${extraction.missing.map((name) => `"${name}"`).join(', ')}`, `Give ${extraction.missing.length === 1 ? 'it' : 'them'} yourself (forge skill run ${document.name} ${extraction.missing.map((name) => `--input ${name}=<value>`).join(' ')}), or run the task without --skills to use the full agent.`)
-        : await replaySkill(replay);
-  } finally {
-    await recorder.close();
-  }
+  const handle = runtime.runs.start({
+    kind: 'skill',
+    task: runtime.redactor.redactText(options.extractFrom?.task ?? `skill ${document.name}: ${replayTaskText(document, options.inputs)}`),
+    model: rescueModel?.slug ?? 'none',
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    execute: async ({ emitter, meter, signal }): Promise<SkillReplayResult> => {
+      const utility = (model: ResolvedModel | undefined): UtilityModel | undefined => (model === undefined ? undefined : createUtilityModel(model, meter, emitter.emit));
+      let inputs = options.inputs;
+      if (options.extractFrom !== undefined) {
+        extraction = await extractSkillInputs(document, options.extractFrom.task, {
+          ...(options.extractFrom.templateInputs === undefined ? {} : { fromTemplate: options.extractFrom.templateInputs }),
+          ...(runModel === undefined ? {} : { model: utility(runModel)! }),
+          signal,
+        });
+        inputs = extraction.inputs;
+      }
+      if (options.match !== undefined) emitter.emit({ type: 'skill-match', decision: 'replay', skill: document.name, reason: `${options.match.reason}${extraction === null ? '' : `; inputs read ${extraction.method}`}`, inputs: { ...inputs } });
+      const replay = {
+        document,
+        inputs,
+        mode: options.mode ?? 'auto',
+        registry: runtime.registry,
+        policy: runtime.policy,
+        approvals: runtime.approvals,
+        emitter,
+        meter,
+        toolContext: { fetch: runtime.fetch, utilityModel: undefined },
+        ...(options.request === undefined ? {} : { request: options.request }),
+        ...(options.dryRun === true ? { dryRun: true } : {}),
+        signal,
+        ...(rescueModel === undefined ? {} : { rescueModel: utility(rescueModel)! }),
+        ...(options.summarize === true && runModel !== undefined ? { summaryModel: utility(runModel)! } : {}),
+      };
+      const missing = extraction?.missing ?? [];
+      return missing.length > 0
+        ? refuseReplay(replay, `the task does not say ${missing.map((name) => `"${name}"`).join(', ')}`, `Give ${missing.length === 1 ? 'it' : 'them'} yourself (forge skill run ${document.name} ${missing.map((name) => `--input ${name}=<value>`).join(' ')}), or run the task without --skills to use the full agent.`)
+        : replaySkill(replay);
+    },
+  });
+  const result = await handle.result;
   if (result.stale !== null && loaded !== undefined) await skillStore.skills.setStatus(loaded.record.id, 'stale', result.stale);
-  return { ...result, log_file: logFile, extraction };
+  return { ...result, log_file: handle.logFile, extraction };
 }
 
 /** What `forge run --skills` did: replayed (or refused to replay) a matching skill, or ran the full agent. */

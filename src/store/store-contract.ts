@@ -39,6 +39,7 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
 
         expect(created).toEqual({
           id: 'run-1',
+          kind: 'agent',
           task: 'find the 日本語 docs',
           model: 'openai:gpt-4.1-mini',
           status: 'running',
@@ -50,10 +51,24 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
           outputTokens: 0,
           costUsd: 0,
           error: null,
+          owner: null,
+          logFile: null,
           createdAt: expect.stringMatching(isoUtc),
           updatedAt: created.createdAt,
         });
         expect(await store.runs.get('run-1')).toEqual(created);
+      });
+
+      it('keeps what a run is, who runs it and where its log is, and lists runs by status', async () => {
+        const owner = { pid: 4242, host: 'worker-a' };
+        const replay = await store.runs.create({ id: 'run-skill', task: 'skill notes: tides', model: 'none', conversationId: null, kind: 'skill', owner, logFile: '/home/forge/runs/x-run-skill.jsonl' });
+        await store.runs.create({ id: 'run-call', task: 'tool read_url', model: 'none', conversationId: null, kind: 'tool-call', owner });
+        await store.runs.update('run-call', { status: 'completed', haltReason: 'final_answer' });
+
+        expect(replay).toMatchObject({ kind: 'skill', owner, logFile: '/home/forge/runs/x-run-skill.jsonl' });
+        expect((await store.runs.list({ statuses: ['running', 'waiting'] })).map((run) => run.id)).toEqual(['run-skill']);
+        expect((await store.runs.list({ statuses: ['completed'] })).map((run) => [run.id, run.kind])).toEqual([['run-call', 'tool-call']]);
+        expect((await store.runs.list()).map((run) => run.id)).toEqual(['run-call', 'run-skill']);
       });
 
       it('gets nothing for an unknown id', async () => {
@@ -190,6 +205,28 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
         // The store is still usable after the rollback.
         await store.events.append(toolCallStartEvent('run-1', 1, { a: 1 }));
         expect(await store.events.list('run-1')).toHaveLength(2);
+      });
+
+      it('runs many concurrent transactions, each yielding mid-way, alongside plain writes, and loses none', async () => {
+        const ids = Array.from({ length: 12 }, (_, index) => `run-${index}`);
+        await Promise.all(ids.map((id) => store.runs.create(newRun(id))));
+        // Each transaction yields to the event loop between its writes, as the run recorder's do, while
+        // other runs write outside any transaction: one process's runs must never lock each other out.
+        await Promise.all(
+          ids.flatMap((id) => [
+            store.transaction(async (writes) => {
+              await writes.events.append(runStartEvent(id, 0));
+              await new Promise((resolve) => setTimeout(resolve, 5));
+              await writes.runs.update(id, { llmCalls: 1 });
+            }),
+            store.runs.create(newRun(`${id}-side`)),
+          ]),
+        );
+        for (const id of ids) {
+          expect(await store.events.list(id)).toHaveLength(1);
+          expect(await store.runs.get(id)).toMatchObject({ llmCalls: 1 });
+          expect(await store.runs.get(`${id}-side`)).toMatchObject({ status: 'running' });
+        }
       });
     });
 

@@ -179,7 +179,7 @@ export function registerToolsCommand(program: Command): void {
 
   tools
     .command('call')
-    .description('Call a tool directly, without a model, through the same dispatch as agent runs (validation, policy, SSRF guard, output cap all apply).')
+    .description('Call a tool directly, without a model, as a recorded one-step run, through the same dispatch as agent runs (validation, policy, SSRF guard, output cap all apply).')
     .argument('<name>', 'tool name')
     .requiredOption('--input <json>', 'the tool input as JSON, e.g. \'{"url": "https://example.org"}\'')
     .option('--json', 'print the outcome as JSON')
@@ -188,25 +188,14 @@ export function registerToolsCommand(program: Command): void {
       const json = options.json === true;
       await withRuntime(json, async (runtime) => {
         const input = parseJsonOption('--input', options.input);
-        const { createRunEmitter } = await import('../../events/index.js');
-        const { dispatchToolCall } = await import('../../tools/index.js');
-        const { newRunId } = await import('../../runtime/index.js');
-        const emitter = createRunEmitter(runtime.bus, `call-${newRunId()}`);
+        const { callTool } = await import('../../runtime/index.js');
         const unsubscribe = json ? () => {} : runtime.bus.subscribe((event) => printError(`${formatEventLine(event)}\n`));
-        const outcome = await dispatchToolCall(
-          { name, input, callId: 'direct', iteration: null },
-          {
-            registry: runtime.registry,
-            policy: runtime.policy,
-            approvals: runtime.approvals,
-            emitter,
-            context: { runId: emitter.runId, signal: AbortSignal.timeout(120_000), fetch: runtime.fetch, utilityModel: undefined },
-          },
-        );
+        const called = await callTool(runtime, { name, input, signal: AbortSignal.timeout(120_000) });
         unsubscribe();
+        const { outcome } = called;
         if (json) {
           const { value: _value, ...shown } = outcome as typeof outcome & { value?: unknown };
-          printJson(shown);
+          printJson({ ...shown, run_id: called.run_id, log_file: called.log_file });
         } else {
           printOut(`${outcome.output}\n`);
         }

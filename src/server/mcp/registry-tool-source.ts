@@ -1,4 +1,4 @@
-import { dispatchToolCall, type DispatchEnvironment, type ToolRegistry } from '../../tools/index.js';
+import type { ToolRegistry } from '../../tools/index.js';
 import type { ExposedTool, ExposedToolResult, ExposedToolSource } from './exposed-tool-source.js';
 
 export interface RegistryToolSourceOptions {
@@ -8,13 +8,13 @@ export interface RegistryToolSourceOptions {
    * files or the network on this machine should reach outside callers only on purpose.
    */
   readonly exposed: readonly string[];
-  /** The dispatch environment for one call (policy, approvals, emitter, guarded fetch), given its signal. */
-  readonly environment: (signal: AbortSignal) => DispatchEnvironment;
+  /** Calls a tool through dispatch as a recorded one-step run; the text is what a model would see. */
+  readonly call: (name: string, args: Record<string, unknown>, signal: AbortSignal) => Promise<{ readonly ok: boolean; readonly output: string }>;
 }
 
 /**
- * Registry tools an operator chose to expose, each called through `dispatchToolCall`, so an MCP client
- * meets the same validation, policy, approvals and output cap as a model inside Forge. Names that are
+ * Registry tools an operator chose to expose, each call a recorded run through dispatch, so an MCP
+ * client meets the same validation, policy, approvals and output cap as a model inside Forge. Names that are
  * not in the registry are left out of the list rather than failing the server.
  */
 export function createRegistryToolSource(options: RegistryToolSourceOptions): ExposedToolSource {
@@ -27,7 +27,7 @@ export function createRegistryToolSource(options: RegistryToolSourceOptions): Ex
         .map((specification) => ({ name: specification.name, description: specification.description, inputSchema: specification.inputSchema }));
     },
     async call(name, args, signal): Promise<ExposedToolResult> {
-      const outcome = await dispatchToolCall({ name, input: args, callId: `mcp-${name}`, iteration: null }, options.environment(signal));
+      const outcome = await options.call(name, args, signal);
       return { text: outcome.output, isError: !outcome.ok };
     },
   };

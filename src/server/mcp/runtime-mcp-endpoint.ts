@@ -1,6 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { createRunEmitter } from '../../events/index.js';
-import type { ForgeRuntime } from '../../runtime/index.js';
+import { callTool, runSkill, type ForgeRuntime } from '../../runtime/index.js';
 import type { ExposedToolSource } from './exposed-tool-source.js';
 import { createForgeMcpServer } from './forge-mcp-server.js';
 import { createRegistryToolSource } from './registry-tool-source.js';
@@ -20,33 +18,20 @@ export interface RuntimeMcpEndpointOptions {
 }
 
 /**
- * Forge's MCP endpoint over a runtime: exposed registry tools and published skills. Every call goes
- * through the runtime's dispatch (its policy, approvals, guarded fetch), and is recorded on the
- * runtime's event bus under its own run id.
+ * Forge's MCP endpoint over a runtime: exposed registry tools and published skills. Every call is a
+ * run of the runtime's run service (a `runs` row, a run log, stored events) through its dispatch (its
+ * policy, approvals, guarded fetch); a skill replay marks the skill stale like any replay.
  */
 export function createRuntimeMcpEndpoint(runtime: ForgeRuntime, options: RuntimeMcpEndpointOptions): StreamableHttpEndpoint {
   const registrySource = createRegistryToolSource({
     registry: runtime.registry,
     exposed: options.exposedTools,
-    environment: (signal) => {
-      const emitter = createRunEmitter(runtime.bus, `mcp-${randomBytes(6).toString('hex')}`);
-      return {
-        registry: runtime.registry,
-        policy: runtime.policy,
-        approvals: runtime.approvals,
-        emitter,
-        context: { runId: emitter.runId, signal, fetch: runtime.fetch, utilityModel: undefined },
-      };
-    },
+    call: async (name, args, signal) => (await callTool(runtime, { name, input: args, signal })).outcome,
   });
   const skillSource = createSkillToolSource({
     skills: runtime.store.skills,
     published: options.publishedSkills ?? [],
-    registry: runtime.registry,
-    policy: runtime.policy,
-    approvals: runtime.approvals,
-    bus: runtime.bus,
-    fetch: runtime.fetch,
+    replay: (reference, inputs, signal) => runSkill(runtime, { skill: reference, inputs, signal }),
   });
   const sources = [registrySource, skillSource, ...(options.extraSources ?? [])];
   return new StreamableHttpEndpoint({

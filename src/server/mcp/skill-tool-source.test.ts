@@ -1,9 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { defaultPolicy, refuseApprovals } from '../../agent/index.js';
 import type { Store } from '../../core/index.js';
-import { InProcessEventBus } from '../../events/index.js';
 import { openStore } from '../../store/index.js';
-import { ToolRegistry } from '../../tools/index.js';
 import { createSkillToolSource } from './skill-tool-source.js';
 
 const skill = (description: string) => ({
@@ -32,8 +29,7 @@ describe('skills published over MCP', () => {
     store = await openStore({ url: ':memory:' });
     await store.skills.save({ id: 'skill-notes', name: 'notes', description: 'v1', document: skill('First version.'), note: 'saved' });
     await store.skills.save({ id: 'skill-notes', name: 'notes', description: 'v2', document: skill('Second version.'), note: 'edited' });
-    const source = (published: string[]) =>
-      createSkillToolSource({ skills: store!.skills, published, registry: new ToolRegistry(), policy: defaultPolicy, approvals: refuseApprovals, bus: new InProcessEventBus(), fetch: async () => Promise.reject(new Error('offline')) });
+    const source = (published: string[]) => createSkillToolSource({ skills: store!.skills, published, replay: () => Promise.reject(new Error('listing replays nothing')) });
 
     expect((await source(['notes@1']).list()).map((tool) => [tool.name, tool.description])).toEqual([['skill_notes', 'First version.']]);
     expect((await source(['notes']).list()).map((tool) => tool.description)).toEqual(['Second version.']);

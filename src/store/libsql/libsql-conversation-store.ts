@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Client, Row } from '@libsql/client';
+import type { Row } from '@libsql/client';
 import {
   NotFoundError,
   type ConversationRecord,
@@ -13,6 +13,7 @@ import { fromJsonColumn, toJsonColumn } from '../json-column.js';
 import { constraintViolation } from './constraint-violation.js';
 import { sqliteLimit } from './sqlite-limit.js';
 import { onlyRow, readNullableNumber, readNullableText, readNumber, readText } from './row-values.js';
+import type { SqlBatchExecutor } from './sql-executor.js';
 
 const conversationColumns = 'id, title, created_at';
 const messageColumns = 'id, conversation_id, run_id, role, content, tool_call_ids, model, input_tokens, output_tokens, created_at';
@@ -23,7 +24,7 @@ const messageColumns = 'id, conversation_id, run_id, role, content, tool_call_id
  * listing an unknown conversation's messages returns none.
  */
 export class LibsqlConversationStore implements ConversationStore {
-  constructor(private readonly client: Client) {}
+  constructor(private readonly client: SqlBatchExecutor) {}
 
   async create(options: { id?: string; title?: string | null } = {}): Promise<ConversationRecord> {
     const id = options.id ?? randomUUID();

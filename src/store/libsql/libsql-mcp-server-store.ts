@@ -1,9 +1,10 @@
-import type { Client, Row } from '@libsql/client';
+import type { Row } from '@libsql/client';
 import { NotFoundError, type McpServerRecord, type McpServerStore, type McpServerUpdate, type McpTransportKind, type NewMcpServer } from '../../core/index.js';
 import { DuplicateRecordError } from '../duplicate-record-error.js';
 import { fromJsonColumn, toJsonColumn } from '../json-column.js';
 import { constraintViolation } from './constraint-violation.js';
 import { onlyRow, readNullableText, readText } from './row-values.js';
+import type { SqlBatchExecutor } from './sql-executor.js';
 
 const serverColumns = 'name, transport, url, sealed_headers, enabled_tools, trust_annotations, created_at, updated_at';
 
@@ -17,7 +18,7 @@ const updatableColumns = {
 
 /** Remote MCP servers in `mcp_servers`, addressed by their unique name. */
 export class LibsqlMcpServerStore implements McpServerStore {
-  constructor(private readonly client: Client) {}
+  constructor(private readonly client: SqlBatchExecutor) {}
 
   async create(server: NewMcpServer): Promise<McpServerRecord> {
     const now = new Date().toISOString();

@@ -1,5 +1,5 @@
 import type { Row } from '@libsql/client';
-import { NotFoundError, type HaltReason, type NewRun, type RunRecord, type RunStatus, type RunStore, type RunUpdate } from '../../core/index.js';
+import { NotFoundError, type HaltReason, type NewRun, type RunKind, type RunRecord, type RunStatus, type RunStore, type RunUpdate } from '../../core/index.js';
 import { DuplicateRecordError } from '../duplicate-record-error.js';
 import { constraintViolation } from './constraint-violation.js';
 import { sqliteLimit } from './sqlite-limit.js';
@@ -7,7 +7,7 @@ import { onlyRow, readNullableNumber, readNullableText, readNumber, readText } f
 import type { SqlExecutor } from './sql-executor.js';
 
 const runColumns =
-  'id, task, model, status, halt_reason, answer, conversation_id, llm_calls, input_tokens, output_tokens, cost_usd, error, created_at, updated_at';
+  'id, kind, task, model, status, halt_reason, answer, conversation_id, llm_calls, input_tokens, output_tokens, cost_usd, error, owner_pid, owner_host, log_file, created_at, updated_at';
 
 // A fixed list, so only these names ever reach the SQL text, whatever keys an update object carries.
 const updatableColumns = {
@@ -29,10 +29,10 @@ export class LibsqlRunStore implements RunStore {
     const now = new Date().toISOString();
     try {
       const result = await this.client.execute({
-        sql: `INSERT INTO runs (id, task, model, status, conversation_id, llm_calls, input_tokens, output_tokens, cost_usd, created_at, updated_at)
-              VALUES (?, ?, ?, 'running', ?, 0, 0, 0, 0, ?, ?)
+        sql: `INSERT INTO runs (id, kind, task, model, status, conversation_id, llm_calls, input_tokens, output_tokens, cost_usd, owner_pid, owner_host, log_file, created_at, updated_at)
+              VALUES (?, ?, ?, ?, 'running', ?, 0, 0, 0, 0, ?, ?, ?, ?, ?)
               RETURNING ${runColumns}`,
-        args: [run.id, run.task, run.model, run.conversationId, now, now],
+        args: [run.id, run.kind ?? 'agent', run.task, run.model, run.conversationId, run.owner?.pid ?? null, run.owner?.host ?? null, run.logFile ?? null, now, now],
       });
       return runFromRow(onlyRow(result.rows));
     } catch (error) {
@@ -66,10 +66,12 @@ export class LibsqlRunStore implements RunStore {
     return row === undefined ? undefined : runFromRow(row);
   }
 
-  async list(options: { limit?: number } = {}): Promise<RunRecord[]> {
+  async list(options: { limit?: number; statuses?: readonly RunStatus[] } = {}): Promise<RunRecord[]> {
+    const statuses = options.statuses ?? [];
+    const filter = statuses.length === 0 ? '' : `WHERE status IN (${statuses.map(() => '?').join(', ')})`;
     const result = await this.client.execute({
-      sql: `SELECT ${runColumns} FROM runs ORDER BY ordinal DESC LIMIT ?`,
-      args: [sqliteLimit('limit', options.limit)],
+      sql: `SELECT ${runColumns} FROM runs ${filter} ORDER BY ordinal DESC LIMIT ?`,
+      args: [...statuses, sqliteLimit('limit', options.limit)],
     });
     return result.rows.map(runFromRow);
   }
@@ -78,6 +80,7 @@ export class LibsqlRunStore implements RunStore {
 function runFromRow(row: Row): RunRecord {
   return {
     id: readText(row, 'id'),
+    kind: readText(row, 'kind') as RunKind,
     task: readText(row, 'task'),
     model: readText(row, 'model'),
     status: readText(row, 'status') as RunStatus,
@@ -89,6 +92,8 @@ function runFromRow(row: Row): RunRecord {
     outputTokens: readNumber(row, 'output_tokens'),
     costUsd: readNullableNumber(row, 'cost_usd'),
     error: readNullableText(row, 'error'),
+    owner: row['owner_pid'] === null || row['owner_pid'] === undefined ? null : { pid: Number(row['owner_pid']), host: readNullableText(row, 'owner_host') ?? '' },
+    logFile: readNullableText(row, 'log_file'),
     createdAt: readText(row, 'created_at'),
     updatedAt: readText(row, 'updated_at'),
   };

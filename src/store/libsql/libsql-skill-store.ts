@@ -1,7 +1,8 @@
-import type { Client, Row } from '@libsql/client';
+import type { Row } from '@libsql/client';
 import { NotFoundError, type NewSkill, type SkillRecord, type SkillStatus, type SkillStore, type SkillVersionRecord } from '../../core/index.js';
 import { fromJsonColumn, toJsonColumn } from '../json-column.js';
 import { readNullableText, readText } from './row-values.js';
+import type { SqlBatchExecutor } from './sql-executor.js';
 
 const currentColumns = 's.id, s.name, s.description, s.document, s.status, s.stale_reason, s.current_version AS version, s.current_version, s.created_at, s.updated_at';
 const versionedColumns = 's.id, s.name, s.description, v.document, s.status, s.stale_reason, v.version, s.current_version, s.created_at, s.updated_at';
@@ -12,7 +13,7 @@ const versionedColumns = 's.id, s.name, s.description, v.document, s.status, s.s
  * the new version row and the current-version pointer change together or not at all.
  */
 export class LibsqlSkillStore implements SkillStore {
-  constructor(private readonly client: Client) {}
+  constructor(private readonly client: SqlBatchExecutor) {}
 
   async save(skill: NewSkill): Promise<SkillRecord> {
     const now = new Date().toISOString();

@@ -10,6 +10,7 @@ import { LibsqlRunStore } from './libsql-run-store.js';
 import { LibsqlSkillStore } from './libsql-skill-store.js';
 import { LibsqlStepStore } from './libsql-step-store.js';
 import { LibsqlToolboxStore } from './libsql-toolbox-store.js';
+import { SerialAccess } from './serial-access.js';
 import { sqliteDialect } from './sqlite-dialect.js';
 
 /** How long a write waits for another process's lock on the same file before failing with SQLITE_BUSY. */
@@ -34,15 +35,19 @@ export class LibsqlStore implements Store {
   readonly mcpServers: McpServerStore;
   readonly toolbox: ToolboxStore;
 
+  private readonly access: SerialAccess;
+
   private constructor(private readonly client: Client) {
-    this.runs = new LibsqlRunStore(client);
-    this.events = new LibsqlEventStore(client);
-    this.steps = new LibsqlStepStore(client);
-    this.conversations = new LibsqlConversationStore(client);
-    this.modelCalls = new LibsqlModelCallStore(client);
-    this.skills = new LibsqlSkillStore(client);
-    this.mcpServers = new LibsqlMcpServerStore(client);
-    this.toolbox = new LibsqlToolboxStore(client);
+    this.access = new SerialAccess(client);
+    const sql = this.access.executor;
+    this.runs = new LibsqlRunStore(sql);
+    this.events = new LibsqlEventStore(sql);
+    this.steps = new LibsqlStepStore(sql);
+    this.conversations = new LibsqlConversationStore(sql);
+    this.modelCalls = new LibsqlModelCallStore(sql);
+    this.skills = new LibsqlSkillStore(sql);
+    this.mcpServers = new LibsqlMcpServerStore(sql);
+    this.toolbox = new LibsqlToolboxStore(sql);
   }
 
   /**
@@ -63,7 +68,12 @@ export class LibsqlStore implements Store {
     return new LibsqlStore(client);
   }
 
-  async transaction(work: (writes: RunWrites) => Promise<void>): Promise<void> {
+  /** Runs `work`'s writes as one transaction; this process's other store operations wait until it settles. */
+  transaction(work: (writes: RunWrites) => Promise<void>): Promise<void> {
+    return this.access.exclusive(() => this.transactionNow(work));
+  }
+
+  private async transactionNow(work: (writes: RunWrites) => Promise<void>): Promise<void> {
     const transaction = await this.client.transaction('write');
     try {
       await work({
@@ -83,6 +93,8 @@ export class LibsqlStore implements Store {
   }
 
   async close(): Promise<void> {
+    // Whatever is still queued (a run's last events) is written before the connection goes.
+    await this.access.exclusive(async () => undefined);
     this.client.close();
   }
 }

@@ -1,13 +1,14 @@
-import type { Client, Row } from '@libsql/client';
+import type { Row } from '@libsql/client';
 import type { ToolboxRecord, ToolboxRecordStatus, ToolboxStore } from '../../core/index.js';
 import { fromJsonColumn, toJsonColumn } from '../json-column.js';
 import { readText } from './row-values.js';
+import type { SqlBatchExecutor } from './sql-executor.js';
 
 const entryColumns = 'name, status, entry, updated_at';
 
 /** The toolbox manifest's mirror in `toolbox_entries`, addressed by each tool's unique name. */
 export class LibsqlToolboxStore implements ToolboxStore {
-  constructor(private readonly client: Client) {}
+  constructor(private readonly client: SqlBatchExecutor) {}
 
   async put(record: ToolboxRecord): Promise<void> {
     // Replacing in place keeps the row's ordinal, so a changed tool keeps its place in the list.
