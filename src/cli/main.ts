@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerReplayCommand } from './commands/replay-command.js';
 import { registerRunCommand } from './commands/run-command.js';
+import { registerRunsCommand } from './commands/runs-command.js';
 import { registerStatsCommand } from './commands/stats-command.js';
 import { registerToolsCommand } from './commands/tools-command.js';
 import { registerMcpCommand } from './commands/mcp-command.js';
@@ -31,6 +32,7 @@ ANTHROPIC_API_KEY, OPENROUTER_API_KEY, FORGE_SEARCH, FORGE_SEARXNG_URL, FORGE_AL
 registerRunCommand(program);
 registerToolsCommand(program);
 registerMcpCommand(program);
+registerRunsCommand(program);
 registerStatsCommand(program);
 registerReplayCommand(program);
 registerDemoCommand(program);

@@ -1,23 +1,21 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { EventBus, ForgeEvent, ModelCallRecord, NewStep, RunUpdate, Store } from '../core/index.js';
+import type { EventBus, ForgeEvent, Store } from '../core/index.js';
+import { StoreRowDeriver } from './store-rows.js';
 
-/** How long events may wait before they are committed to the store (the run log gets them every tick). */
+/** How long events may wait before they are committed to the store (the run log gets each at once). */
 const STORE_FLUSH_INTERVAL_MS = 100;
 
 /**
- * Persists one run's events as they happen: one JSON line each to the run log file (appended every
- * tick), and the same events to the store (events, steps, model calls, and the run's final state on
+ * Persists one run's events as they happen: one JSON line each to the run log file (appended as it is
+ * emitted), and the same events to the store (events, steps, model calls, and the run's final state on
  * `run-end`), committed together at most every 100 ms and at once on `run-end`. The loop never waits
- * on disk; `close()` flushes everything and reports the first write failure, so nothing is lost
+ * on the store; `close()` flushes everything and reports the first write failure, so nothing is lost
  * silently.
  */
 export class RunRecorder {
-  private readonly pendingLines: string[] = [];
   private readonly pendingEvents: ForgeEvent[] = [];
-  private readonly toolInputs = new Map<string, unknown>();
-  private stepIndex = 0;
-  private logFlushScheduled = false;
+  private readonly rows: StoreRowDeriver;
   private storeFlushTimer: NodeJS.Timeout | undefined;
   private storeChain: Promise<void> = Promise.resolve();
   private failure: unknown;
@@ -29,6 +27,7 @@ export class RunRecorder {
     private readonly logFile: string,
     private readonly store: Store,
   ) {
+    this.rows = new StoreRowDeriver(runId);
     mkdirSync(path.dirname(logFile), { recursive: true, mode: 0o700 });
     this.unsubscribe = bus.subscribe((event) => {
       if (event.run_id === runId) this.accept(event);
@@ -36,29 +35,26 @@ export class RunRecorder {
   }
 
   private accept(event: ForgeEvent): void {
-    this.pendingLines.push(JSON.stringify(event));
+    this.appendToLog(event);
     this.pendingEvents.push(event);
     if (event.type === 'run-end') {
-      this.flushLog();
       this.flushStore();
       return;
-    }
-    if (!this.logFlushScheduled) {
-      this.logFlushScheduled = true;
-      setImmediate(() => this.flushLog());
     }
     if (this.storeFlushTimer === undefined) {
       this.storeFlushTimer = setTimeout(() => this.flushStore(), STORE_FLUSH_INTERVAL_MS);
     }
   }
 
-  private flushLog(): void {
-    this.logFlushScheduled = false;
-    if (this.pendingLines.length === 0) return;
-    const lines = this.pendingLines.splice(0).join('\n') + '\n';
+  /**
+   * Each event is in the log before `emit` returns: whatever the process showed (a line on the terminal,
+   * a request it went on to send) survives a kill -9. A run has a handful of events per step, so one
+   * small append each costs nothing measurable, and holding no open file lets a process run thousands.
+   */
+  private appendToLog(event: ForgeEvent): void {
     try {
       // The log holds tool inputs and results: created private (0600, in a 0700 folder).
-      appendFileSync(this.logFile, lines, { mode: 0o600 });
+      appendFileSync(this.logFile, `${JSON.stringify(event)}\n`, { mode: 0o600 });
     } catch (error) {
       this.failure ??= error;
     }
@@ -69,7 +65,7 @@ export class RunRecorder {
     this.storeFlushTimer = undefined;
     const events = this.pendingEvents.splice(0);
     if (events.length === 0) return;
-    const rows = this.derivedRows(events);
+    const rows = this.rows.derive(events);
     this.storeChain = this.storeChain
       .then(() =>
         this.store.transaction(async (writes) => {
@@ -84,64 +80,8 @@ export class RunRecorder {
       });
   }
 
-  /** The rows other than the events themselves: steps, model calls, the run's final state. */
-  private derivedRows(events: readonly ForgeEvent[]): { steps: NewStep[]; modelCalls: ModelCallRecord[]; runUpdate: RunUpdate | undefined } {
-    const steps: NewStep[] = [];
-    const modelCalls: ModelCallRecord[] = [];
-    let runUpdate: RunUpdate | undefined;
-    for (const event of events) {
-      switch (event.type) {
-        case 'tool-call-start':
-          this.toolInputs.set(event.call_id, event.input);
-          break;
-        case 'tool-result':
-        case 'tool-error':
-          steps.push({
-            runId: this.runId,
-            index: this.stepIndex++,
-            callId: event.call_id,
-            tool: event.tool,
-            input: this.toolInputs.get(event.call_id) ?? null,
-            output: event.type === 'tool-result' ? event.output : null,
-            error: event.type === 'tool-error' ? event.error.message : null,
-            durationMs: event.duration_ms,
-          });
-          break;
-        case 'model-call':
-          modelCalls.push({
-            runId: this.runId,
-            model: event.model,
-            purpose: event.purpose,
-            inputTokens: event.tokens.input,
-            outputTokens: event.tokens.output,
-            costUsd: event.cost_usd,
-            latencyMs: event.latency_ms,
-            inputHash: event.input_hash,
-            ts: event.ts,
-          });
-          break;
-        case 'run-end':
-          runUpdate = {
-            status: event.status,
-            haltReason: event.halt_reason,
-            answer: event.answer,
-            llmCalls: event.llm_calls,
-            inputTokens: event.tokens.input,
-            outputTokens: event.tokens.output,
-            costUsd: event.cost_usd,
-            error: event.error?.message ?? null,
-          };
-          break;
-        default:
-          break;
-      }
-    }
-    return { steps, modelCalls, runUpdate };
-  }
-
   /** Writes what is pending, stops listening, and throws the first write failure if there was one. */
   async close(): Promise<void> {
-    this.flushLog();
     this.flushStore();
     this.unsubscribe();
     await this.storeChain;

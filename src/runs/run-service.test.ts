@@ -100,10 +100,16 @@ describe('the run service', () => {
 
   it('ends runs a dead process left running as failed (interrupted), after their last logged event, and leaves live ones alone', async () => {
     const logFile = path.join(home, 'runs', 'dead.jsonl');
-    const logged = [0, 1, 2].map((seq) => JSON.stringify({ ts: '2026-01-01T00:00:00.000Z', run_id: 'run-dead', seq, type: 'assistant-text', iteration: 1, text: 'x' }));
+    const base = { ts: '2026-01-01T00:00:00.000Z', run_id: 'run-dead' };
+    const logged = [
+      { ...base, seq: 0, type: 'tool-call-start', call_id: 'c1', tool: 'web_search', input: { query: 'q' }, iteration: 1 },
+      { ...base, seq: 1, type: 'tool-result', call_id: 'c1', tool: 'web_search', output: 'found', truncated: false, untrusted: true, duration_ms: 4 },
+      { ...base, seq: 2, type: 'assistant-text', iteration: 2, text: 'thinking' },
+    ].map((event) => JSON.stringify(event));
     await store.runs.create({ id: 'run-dead', task: 'left behind', model: 'm', conversationId: null, owner: { pid: deadPid(), host: 'this-host' }, logFile });
     await mkdir(path.dirname(logFile), { recursive: true });
-    await writeFile(logFile, `${logged.join('\n')}\n`);
+    // The dead process was killed mid-write: its last line is cut off.
+    await writeFile(logFile, `${logged.join('\n')}\n{"ts":"2026-01-01T00:00:00.000Z","run_id":"run-de`);
     await store.runs.create({ id: 'run-mine', task: 'still going', model: 'm', conversationId: null, owner });
     await store.runs.create({ id: 'run-elsewhere', task: 'on another machine', model: 'm', conversationId: null, owner: { pid: 1, host: 'other-host' } });
     await store.runs.create({ id: 'run-ownerless', task: 'from before owners', model: 'm', conversationId: null });
@@ -115,7 +121,10 @@ describe('the run service', () => {
     expect(await store.runs.get('run-elsewhere')).toMatchObject({ status: 'running' });
     const lines = (await readFile(logFile, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as ForgeEvent);
     expect(lines.at(-1)).toMatchObject({ type: 'run-end', seq: 3, status: 'failed', halt_reason: 'interrupted' });
-    expect(await store.events.list('run-dead')).toEqual([lines.at(-1)]);
+    // The store missed the logged events (it is written at most every 100 ms): it holds them now, once, in order.
+    expect(await store.events.list('run-dead')).toEqual(lines);
+    expect(lines.map((event) => event.seq)).toEqual([0, 1, 2, 3]);
+    expect(await store.steps.list('run-dead')).toMatchObject([{ index: 0, callId: 'c1', tool: 'web_search', input: { query: 'q' }, output: 'found' }]);
     expect(await service.endInterruptedRuns()).toEqual([]);
   });
 });

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { appendFile, readFile } from 'node:fs/promises';
-import { describeError, type EventBus, type ForgeEvent, type RunKind, type RunOwner, type Store } from '../core/index.js';
+import { describeError, NotFoundError, type EventBus, type ForgeEvent, type RunKind, type RunOwner, type RunRecord, type RunStatus, type Store } from '../core/index.js';
 import { finishRun, type RunSummary } from '../agent/index.js';
 import { createRunEmitter, type RunEmitter } from '../events/index.js';
 import { CostMeter } from '../llm/index.js';
 import { RunRecorder, runLogPath } from '../runlog/index.js';
+import { endInterruptedRuns, processAlive } from './interrupted-runs.js';
 import { RunEventFeed } from './run-event-feed.js';
 
 export function newRunId(): string {
@@ -51,17 +51,6 @@ export interface RunServiceOptions {
   readonly owner: RunOwner;
   /** Whether a run's owner still runs (default: same host and a live pid); a run whose owner is gone is interrupted. */
   readonly ownerAlive?: (owner: RunOwner) => boolean;
-}
-
-/** A process on this host that still exists (a signal 0 reaches it, or it belongs to someone else). */
-export function processAlive(owner: RunOwner, host: string): boolean {
-  if (owner.host !== host) return true;
-  try {
-    process.kill(owner.pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**
@@ -113,69 +102,24 @@ export class RunService {
     };
   }
 
+  /** Stored runs, newest first. */
+  list(options: { limit?: number; statuses?: readonly RunStatus[] } = {}): Promise<RunRecord[]> {
+    return this.options.store.runs.list(options);
+  }
+
+  /** One stored run, by id; a clear error when there is none. */
+  async get(runId: string): Promise<RunRecord> {
+    const run = await this.options.store.runs.get(runId);
+    if (run === undefined) throw new NotFoundError('run', runId, 'List runs with `forge runs list`.');
+    return run;
+  }
+
   /**
-   * Ends every run left `running` or `waiting` by a process that is gone (same host, its pid dead; a
-   * run with no recorded owner counts as gone, since only a process from before owners were recorded
-   * could have left it): a `run-end` event, `failed` with halt reason `interrupted`, is appended to its
-   * run log and its stored events, and its row says so. Returns the ids it ended.
+   * Ends every run left `running` or `waiting` by a process that is gone (same host, its pid dead), as
+   * `failed` with halt reason `interrupted`; see `endInterruptedRuns`. Returns the ids it ended.
    */
-  async endInterruptedRuns(): Promise<string[]> {
-    const { store } = this.options;
+  endInterruptedRuns(): Promise<string[]> {
     const host = this.options.owner.host;
-    const alive = this.options.ownerAlive ?? ((candidate: RunOwner) => processAlive(candidate, host));
-    const ended: string[] = [];
-    for (const run of await store.runs.list({ statuses: ['running', 'waiting'] })) {
-      if (run.owner !== null && alive(run.owner)) continue;
-      const events = await store.events.list(run.id);
-      const lastSeq = Math.max(-1, ...events.map((event) => event.seq), ...(await loggedSeqs(run.logFile)));
-      const end: ForgeEvent = {
-        ts: new Date().toISOString(),
-        run_id: run.id,
-        seq: lastSeq + 1,
-        type: 'run-end',
-        status: 'failed',
-        halt_reason: 'interrupted',
-        answer: null,
-        llm_calls: run.llmCalls,
-        tokens: { input: run.inputTokens, output: run.outputTokens },
-        cost_usd: run.costUsd,
-        error: { name: 'RunInterruptedError', message: `The process that ran it${run.owner === null ? '' : ` (pid ${run.owner.pid} on ${run.owner.host})`} ended before the run finished.`, hint: 'Run the task again; what it did before it stopped is in its run log.' },
-        duration_ms: Math.max(0, Date.now() - Date.parse(run.createdAt)),
-      };
-      if (run.logFile !== null) await appendLogLine(run.logFile, end);
-      await store.transaction(async (writes) => {
-        await writes.events.append(end);
-        await writes.runs.update(run.id, { status: 'failed', haltReason: 'interrupted', error: end.type === 'run-end' ? (end.error?.message ?? null) : null });
-      });
-      ended.push(run.id);
-    }
-    return ended;
-  }
-}
-
-async function loggedSeqs(logFile: string | null): Promise<number[]> {
-  if (logFile === null) return [];
-  try {
-    return (await readFile(logFile, 'utf8'))
-      .split('\n')
-      .filter((line) => line.trim() !== '')
-      .map((line) => {
-        try {
-          return Number((JSON.parse(line) as { seq?: unknown }).seq);
-        } catch {
-          return -1;
-        }
-      })
-      .filter(Number.isInteger);
-  } catch {
-    return [];
-  }
-}
-
-async function appendLogLine(logFile: string, event: ForgeEvent): Promise<void> {
-  try {
-    await appendFile(logFile, `${JSON.stringify(event)}\n`, { mode: 0o600 });
-  } catch {
-    // A log that is gone stays gone; the store still records how the run ended.
+    return endInterruptedRuns(this.options.store, this.options.ownerAlive ?? ((candidate: RunOwner) => processAlive(candidate, host)));
   }
 }

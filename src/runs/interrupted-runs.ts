@@ -1,0 +1,89 @@
+import { appendFile, readFile, truncate } from 'node:fs/promises';
+import type { ForgeEvent, RunOwner, RunRecord, Store } from '../core/index.js';
+import { readRunLog, StoreRowDeriver } from '../runlog/index.js';
+
+/** A process on this host that still exists (a signal 0 reaches it, or it belongs to someone else). */
+export function processAlive(owner: RunOwner, host: string): boolean {
+  if (owner.host !== host) return true;
+  try {
+    process.kill(owner.pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Ends every run left `running` or `waiting` by a process that is gone (`alive` says no; a run with no
+ * recorded owner counts as gone, since only a process from before owners were recorded could have left
+ * it). For each, in one transaction: the events its run log holds but the store missed (the store is
+ * written at most every 100 ms, the log every tick) are stored, with their steps and model calls, and a
+ * `run-end` event, `failed` with halt reason `interrupted`, is stored and appended to the log; the row
+ * then says so. A last log line the dead process cut off mid-write is dropped first, so the log stays
+ * readable to its end. Returns the ids it ended.
+ */
+export async function endInterruptedRuns(store: Store, alive: (owner: RunOwner) => boolean): Promise<string[]> {
+  const ended: string[] = [];
+  for (const run of await store.runs.list({ statuses: ['running', 'waiting'] })) {
+    if (run.owner !== null && alive(run.owner)) continue;
+    await endInterruptedRun(store, run);
+    ended.push(run.id);
+  }
+  return ended;
+}
+
+async function endInterruptedRun(store: Store, run: RunRecord): Promise<void> {
+  const stored = await store.events.list(run.id);
+  const logged = run.logFile === null ? [] : await loggedEvents(run.logFile, run.id);
+  const storedUpTo = Math.max(-1, ...stored.map((event) => event.seq));
+  const missed = logged.filter((event) => event.seq > storedUpTo);
+  const known = [...stored, ...missed];
+  const end = interruptedEnd(run, known);
+  const rows = new StoreRowDeriver(run.id);
+  rows.derive(known.filter((event) => event.seq <= storedUpTo));
+  const { steps, modelCalls } = rows.derive(missed);
+  if (run.logFile !== null) await appendFile(run.logFile, `${JSON.stringify(end)}\n`, { mode: 0o600 }).catch(() => undefined);
+  await store.transaction(async (writes) => {
+    await writes.events.appendAll([...missed, end]);
+    await writes.steps.recordAll(steps);
+    await writes.modelCalls.recordAll(modelCalls);
+    await writes.runs.update(run.id, { status: 'failed', haltReason: 'interrupted', error: end.type === 'run-end' ? (end.error?.message ?? null) : null });
+  });
+}
+
+/** The `run-end` the dead process never wrote, after the last event anyone recorded, with the totals it had. */
+function interruptedEnd(run: RunRecord, known: readonly ForgeEvent[]): ForgeEvent {
+  const calls = known.flatMap((event) => (event.type === 'model-call' ? [event] : []));
+  const costs = calls.map((call) => call.cost_usd);
+  return {
+    ts: new Date().toISOString(),
+    run_id: run.id,
+    seq: Math.max(-1, ...known.map((event) => event.seq)) + 1,
+    type: 'run-end',
+    status: 'failed',
+    halt_reason: 'interrupted',
+    answer: null,
+    llm_calls: calls.length,
+    tokens: { input: calls.reduce((sum, call) => sum + call.tokens.input, 0), output: calls.reduce((sum, call) => sum + call.tokens.output, 0) },
+    cost_usd: costs.includes(null) ? null : costs.reduce<number>((sum, cost) => sum + (cost ?? 0), 0),
+    error: {
+      name: 'RunInterruptedError',
+      message: `The process that ran it${run.owner === null ? '' : ` (pid ${run.owner.pid} on ${run.owner.host})`} ended before the run finished.`,
+      hint: 'Run the task again; what it did before it stopped is in its run log.',
+    },
+    duration_ms: Math.max(0, Date.now() - Date.parse(run.createdAt)),
+  };
+}
+
+/** The run's events in its log, after dropping a last line cut off mid-write; none when the log is gone. */
+async function loggedEvents(logFile: string, runId: string): Promise<ForgeEvent[]> {
+  let text: string;
+  try {
+    text = await readFile(logFile, 'utf8');
+  } catch {
+    return [];
+  }
+  if (text !== '' && !text.endsWith('\n')) await truncate(logFile, Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1)));
+  const { events } = await readRunLog(logFile);
+  return events.filter((event) => event.run_id === runId);
+}

@@ -1,0 +1,42 @@
+import type { RunRecord } from '../core/index.js';
+
+/** A stored run as Forge's JSON output shows it (snake_case, like a run's own `--json` report). */
+export interface RunView {
+  readonly run_id: string;
+  readonly kind: RunRecord['kind'];
+  readonly status: RunRecord['status'];
+  readonly halt_reason: RunRecord['haltReason'];
+  readonly task: string;
+  readonly model: string;
+  readonly answer: string | null;
+  readonly error: string | null;
+  readonly conversation_id: string | null;
+  readonly llm_calls: number;
+  readonly tokens: { readonly input: number; readonly output: number };
+  readonly cost_usd: number | null;
+  readonly owner: RunRecord['owner'];
+  readonly log_file: string | null;
+  readonly created_at: string;
+  readonly updated_at: string;
+}
+
+export function runView(run: RunRecord): RunView {
+  return {
+    run_id: run.id,
+    kind: run.kind,
+    status: run.status,
+    halt_reason: run.haltReason,
+    task: run.task,
+    model: run.model,
+    answer: run.answer,
+    error: run.error,
+    conversation_id: run.conversationId,
+    llm_calls: run.llmCalls,
+    tokens: { input: run.inputTokens, output: run.outputTokens },
+    cost_usd: run.costUsd,
+    owner: run.owner,
+    log_file: run.logFile,
+    created_at: run.createdAt,
+    updated_at: run.updatedAt,
+  };
+}
