@@ -97,7 +97,7 @@ async function main(): Promise<void> {
     const bus = new InProcessEventBus();
     const runId = `bench-${runNumber++}`;
     if (options.persist) await store.runs.create({ id: runId, task: 'bench', model: 'bench:zero-latency', conversationId: null });
-    const recorder = options.persist ? new RunRecorder(bus, runId, path.join(folder, 'runs', `${runId}.jsonl`), store) : undefined;
+    const recorder = options.persist ? await RunRecorder.open(bus, runId, path.join(folder, 'runs', `${runId}.jsonl`), store) : undefined;
     const emitter = createRunEmitter(bus, runId);
     const result = await runAgent({
       task: 'bench',

@@ -94,6 +94,7 @@ describe('startLiveView', () => {
           unsubscribe();
         };
       },
+      subscribeRun: (runId, listener) => bus.subscribeRun(runId, listener),
     };
     const view = startLiveView(countingBus, { stdout: terminal as unknown as NodeJS.WriteStream, refreshIntervalMs: 60_000 });
     expect(listeners).toBe(1);

@@ -232,6 +232,8 @@ export type AnyEventBody = { [K in EventType]: EventBody<K> }[EventType];
 /** Carries events from producers (loops, replays) to consumers (run log, store, UI, API). */
 export interface EventBus {
   publish(event: ForgeEvent): void;
-  /** Returns the function that unsubscribes. */
+  /** Every run's events. Returns the function that unsubscribes. */
   subscribe(listener: (event: ForgeEvent) => void): () => void;
+  /** One run's events only, at a cost per event that does not grow with the number of runs. Returns the function that unsubscribes. */
+  subscribeRun(runId: string, listener: (event: ForgeEvent) => void): () => void;
 }

@@ -257,21 +257,26 @@ export interface ToolboxStore {
 }
 
 /**
- * The one persistence interface. Implementations (libSQL embedded, PostgreSQL at scale) must pass the
- * same contract suite. Every write is durable when its promise resolves.
+ * The writes a running run makes as it goes. Inside `Store.transaction` they are collected, not run:
+ * each call resolves at once, and they commit together when the work is done. Nothing read back.
  */
-/** The writes a running run makes as it goes; inside `Store.transaction` they commit together. */
 export interface RunWrites {
-  readonly runs: Pick<RunStore, 'update'>;
+  readonly runs: { update(id: string, update: RunUpdate): Promise<void> };
   readonly events: Pick<EventStore, 'append' | 'appendAll'>;
   readonly steps: Pick<StepStore, 'record' | 'recordAll'>;
   readonly modelCalls: Pick<ModelCallStore, 'record' | 'recordAll'>;
 }
 
+/**
+ * The one persistence interface. Implementations (libSQL embedded, PostgreSQL at scale) must pass the
+ * same contract suite. Every write is committed when its promise resolves; what a committed write
+ * survives (a killed process, a power loss) each implementation documents.
+ */
 export interface Store {
   /**
-   * Runs `work` in one transaction: every write it makes commits together, or none does (the error
-   * is rethrown). Lets a recorder persist a burst of events with one commit instead of one each.
+   * Collects the writes `work` makes and commits them together, or none of them (the first failure,
+   * e.g. a `DuplicateRecordError`, is rethrown; a `work` that throws writes nothing). Lets a recorder
+   * persist a burst of events in one unit instead of one each. `work` must not wait on the store.
    */
   transaction(work: (writes: RunWrites) => Promise<void>): Promise<void>;
   readonly runs: RunStore;

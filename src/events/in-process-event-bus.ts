@@ -6,32 +6,53 @@ export interface InProcessEventBusOptions {
   readonly redactor?: SecretRedactor;
 }
 
+type Listener = (event: ForgeEvent) => void;
+
 /**
  * The embedded event bus: synchronous fan-out inside one process. With a redactor, the bus is where
  * secrets leave events: the run log, the store, the terminal and the API all listen here, so none of
  * them ever receives a known secret or a URL's credentials. A listener that throws is isolated
- * (reported once to stderr) so one broken consumer cannot stop a run.
+ * (reported to stderr) so one broken consumer cannot stop a run.
+ *
+ * Listeners are called synchronously and must be quick; a consumer that may be slow (a network
+ * client) reads a run's events through its run handle's feed, which buffers, never here. Run listeners
+ * are kept per run, so a thousand concurrent runs cost each event one lookup, not a thousand filters.
  */
 export class InProcessEventBus implements EventBus {
-  private readonly listeners = new Set<(event: ForgeEvent) => void>();
+  private readonly listeners = new Set<Listener>();
+  private readonly runListeners = new Map<string, Set<Listener>>();
 
   constructor(private readonly options: InProcessEventBusOptions = {}) {}
 
   publish(event: ForgeEvent): void {
     const published = this.options.redactor?.redactValue(event) ?? event;
-    for (const listener of this.listeners) {
-      try {
-        listener(published);
-      } catch (error) {
-        process.stderr.write(`forge: an event listener failed on ${event.type}: ${error instanceof Error ? error.message : String(error)}\n`);
-      }
-    }
+    const forRun = this.runListeners.get(event.run_id);
+    if (forRun !== undefined) for (const listener of forRun) deliver(listener, published);
+    for (const listener of this.listeners) deliver(listener, published);
   }
 
-  subscribe(listener: (event: ForgeEvent) => void): () => void {
+  subscribe(listener: Listener): () => void {
     this.listeners.add(listener);
     return () => {
       this.listeners.delete(listener);
     };
+  }
+
+  subscribeRun(runId: string, listener: Listener): () => void {
+    let forRun = this.runListeners.get(runId);
+    if (forRun === undefined) this.runListeners.set(runId, (forRun = new Set()));
+    forRun.add(listener);
+    return () => {
+      forRun.delete(listener);
+      if (forRun.size === 0 && this.runListeners.get(runId) === forRun) this.runListeners.delete(runId);
+    };
+  }
+}
+
+function deliver(listener: Listener, event: ForgeEvent): void {
+  try {
+    listener(event);
+  } catch (error) {
+    process.stderr.write(`forge: an event listener failed on ${event.type}: ${error instanceof Error ? error.message : String(error)}\n`);
   }
 }

@@ -1,4 +1,5 @@
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { writeSync } from 'node:fs';
+import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { EventBus, ForgeEvent, Store } from '../core/index.js';
 import { StoreRowDeriver } from './store-rows.js';
@@ -20,18 +21,29 @@ export class RunRecorder {
   private storeChain: Promise<void> = Promise.resolve();
   private failure: unknown;
   private readonly unsubscribe: () => void;
+  /** The run log, open for appending while the run runs. */
+  private log: FileHandle | undefined;
 
-  constructor(
+  /**
+   * Creates the run log and starts recording. The log holds tool inputs and results: it is created
+   * private (0600, in a 0700 folder). Creating it is the one slow step (a new file), so it is done off
+   * the event loop; a run that cannot have a log (no space, no permission, no file handle left) fails
+   * here, before it starts.
+   */
+  static async open(bus: EventBus, runId: string, logFile: string, store: Store): Promise<RunRecorder> {
+    await mkdir(path.dirname(logFile), { recursive: true, mode: 0o700 });
+    return new RunRecorder(bus, runId, await open(logFile, 'a', 0o600), store);
+  }
+
+  private constructor(
     bus: EventBus,
     private readonly runId: string,
-    private readonly logFile: string,
+    log: FileHandle,
     private readonly store: Store,
   ) {
     this.rows = new StoreRowDeriver(runId);
-    mkdirSync(path.dirname(logFile), { recursive: true, mode: 0o700 });
-    this.unsubscribe = bus.subscribe((event) => {
-      if (event.run_id === runId) this.accept(event);
-    });
+    this.log = log;
+    this.unsubscribe = bus.subscribeRun(runId, (event) => this.accept(event));
   }
 
   private accept(event: ForgeEvent): void {
@@ -48,13 +60,14 @@ export class RunRecorder {
 
   /**
    * Each event is in the log before `emit` returns: whatever the process showed (a line on the terminal,
-   * a request it went on to send) survives a kill -9. A run has a handful of events per step, so one
-   * small append each costs nothing measurable, and holding no open file lets a process run thousands.
+   * a request it went on to send) survives a kill -9. One write to an open file per event; the file
+   * stays open only while the run runs (one handle per concurrent run).
    */
   private appendToLog(event: ForgeEvent): void {
+    if (this.log === undefined) return;
     try {
-      // The log holds tool inputs and results: created private (0600, in a 0700 folder).
-      appendFileSync(this.logFile, `${JSON.stringify(event)}\n`, { mode: 0o600 });
+      const line = Buffer.from(`${JSON.stringify(event)}\n`);
+      for (let written = 0; written < line.length; ) written += writeSync(this.log.fd, line, written);
     } catch (error) {
       this.failure ??= error;
     }
@@ -84,6 +97,11 @@ export class RunRecorder {
   async close(): Promise<void> {
     this.flushStore();
     this.unsubscribe();
+    const log = this.log;
+    this.log = undefined;
+    await log?.close().catch((error: unknown) => {
+      this.failure ??= error;
+    });
     await this.storeChain;
     if (this.failure !== undefined) throw this.failure;
   }

@@ -12,8 +12,8 @@ export class RunEventFeed {
   private closed = false;
 
   constructor(bus: EventBus, runId: string) {
-    this.unsubscribe = bus.subscribe((event) => {
-      if (event.run_id !== runId || this.closed) return;
+    this.unsubscribe = bus.subscribeRun(runId, (event) => {
+      if (this.closed) return;
       this.events.push(event);
       this.wake();
     });

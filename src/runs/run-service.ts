@@ -75,7 +75,14 @@ export class RunService {
     const result = (async () => {
       try {
         await store.runs.create({ id: runId, kind: spec.kind, task: spec.task, model: spec.model, conversationId: spec.conversationId ?? null, owner, logFile });
-        const recorder = new RunRecorder(bus, runId, logFile, store);
+        let recorder: RunRecorder;
+        try {
+          recorder = await RunRecorder.open(bus, runId, logFile, store);
+        } catch (error) {
+          // A run that cannot have a log does not start; its row says why instead of staying `running`.
+          await store.runs.update(runId, { status: 'failed', haltReason: 'error', error: `Its run log ${logFile} could not be opened: ${describeError(error).message}` });
+          throw error;
+        }
         const emitter = createRunEmitter(bus, runId);
         const meter = new CostMeter(runId);
         const started = performance.now();

@@ -1,6 +1,5 @@
 import { mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Store } from '../core/index.js';
 import { databaseLocationFromUrl } from './database-location.js';
 import { LibsqlStore } from './libsql/index.js';
@@ -18,9 +17,9 @@ import { LibsqlStore } from './libsql/index.js';
  */
 export async function openStore(options: { url: string }): Promise<Store> {
   const location = databaseLocationFromUrl(options.url);
-  if (location.kind === 'memory') return LibsqlStore.open({ url: ':memory:' });
+  if (location.kind === 'memory') return LibsqlStore.open({ path: ':memory:' });
   await mkdir(dirname(location.path), { recursive: true, mode: 0o700 });
   // Created here, empty, so SQLite finds it already private rather than creating it 0644.
   await (await open(location.path, 'a', 0o600)).close();
-  return LibsqlStore.open({ url: pathToFileURL(location.path).href });
+  return LibsqlStore.open({ path: location.path });
 }

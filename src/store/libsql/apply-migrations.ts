@@ -1,6 +1,7 @@
-import type { Client } from '@libsql/client';
 import { createSchemaMigrationsTable, pendingMigrations, type Migration } from '../migrations/index.js';
 import { readNumber } from './row-values.js';
+import type { SqliteConnection } from './sqlite-connection.js';
+import { beginWrite } from './write-lock.js';
 
 /**
  * Brings the database up to `migrations`: applies every pending migration once, in order, and records
@@ -8,26 +9,21 @@ import { readNumber } from './row-values.js';
  * as it was. Applying to an up-to-date database changes nothing. Throws `SchemaVersionError`, before
  * changing anything, when the database has versions `migrations` does not know.
  */
-export async function applyMigrations(client: Client, migrations: readonly Migration[]): Promise<void> {
+export async function applyMigrations(connection: SqliteConnection, migrations: readonly Migration[], busyTimeoutMs = 5_000): Promise<void> {
   // A write transaction takes the lock before the applied versions are read, so two processes opening
   // the same new file cannot both decide to apply the same migration.
-  const transaction = await client.transaction('write');
+  await beginWrite(connection, busyTimeoutMs);
   try {
-    await transaction.execute(createSchemaMigrationsTable);
-    const applied = await transaction.execute('SELECT version FROM schema_migrations');
+    connection.execute(createSchemaMigrationsTable);
+    const applied = connection.execute('SELECT version FROM schema_migrations');
     const pending = pendingMigrations(migrations, applied.rows.map((row) => readNumber(row, 'version')));
     for (const migration of pending) {
-      for (const statement of migration.up) {
-        await transaction.execute(statement);
-      }
-      await transaction.execute({
-        sql: 'INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)',
-        args: [migration.version, migration.name, new Date().toISOString()],
-      });
+      for (const statement of migration.up) connection.execute(statement);
+      connection.execute({ sql: 'INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', args: [migration.version, migration.name, new Date().toISOString()] });
     }
-    await transaction.commit();
-  } finally {
-    // Rolls back when the commit was not reached; does nothing after a commit.
-    transaction.close();
+    connection.execute('COMMIT');
+  } catch (error) {
+    if (connection.inTransaction) connection.execute('ROLLBACK');
+    throw error;
   }
 }

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { Row } from '@libsql/client';
 import {
   NotFoundError,
   type ConversationRecord,
@@ -12,8 +11,8 @@ import { DuplicateRecordError } from '../duplicate-record-error.js';
 import { fromJsonColumn, toJsonColumn } from '../json-column.js';
 import { constraintViolation } from './constraint-violation.js';
 import { sqliteLimit } from './sqlite-limit.js';
-import { onlyRow, readNullableNumber, readNullableText, readNumber, readText } from './row-values.js';
-import type { SqlBatchExecutor } from './sql-executor.js';
+import { readNullableNumber, readNullableText, readNumber, readText } from './row-values.js';
+import type { SqlAccess, SqlRow } from './sql-access.js';
 
 const conversationColumns = 'id, title, created_at';
 const messageColumns = 'id, conversation_id, run_id, role, content, tool_call_ids, model, input_tokens, output_tokens, created_at';
@@ -24,30 +23,27 @@ const messageColumns = 'id, conversation_id, run_id, role, content, tool_call_id
  * listing an unknown conversation's messages returns none.
  */
 export class LibsqlConversationStore implements ConversationStore {
-  constructor(private readonly client: SqlBatchExecutor) {}
+  constructor(private readonly sql: SqlAccess) {}
 
   async create(options: { id?: string; title?: string | null } = {}): Promise<ConversationRecord> {
-    const id = options.id ?? randomUUID();
-    try {
-      const result = await this.client.execute({
-        sql: `INSERT INTO conversations (id, title, created_at) VALUES (?, ?, ?) RETURNING ${conversationColumns}`,
-        args: [id, options.title ?? null, new Date().toISOString()],
-      });
-      return conversationFromRow(onlyRow(result.rows));
-    } catch (error) {
-      if (constraintViolation(error) === 'unique') throw new DuplicateRecordError('conversation', { id });
-      throw error;
-    }
+    const record: ConversationRecord = { id: options.id ?? randomUUID(), title: options.title ?? null, createdAt: new Date().toISOString() };
+    await this.sql.write([
+      {
+        statement: { sql: 'INSERT INTO conversations (id, title, created_at) VALUES (?, ?, ?)', args: [record.id, record.title, record.createdAt] },
+        onError: (error) => (constraintViolation(error) === 'unique' ? new DuplicateRecordError('conversation', { id: record.id }) : error),
+      },
+    ]);
+    return record;
   }
 
   async get(id: string): Promise<ConversationRecord | undefined> {
-    const result = await this.client.execute({ sql: `SELECT ${conversationColumns} FROM conversations WHERE id = ?`, args: [id] });
+    const result = await this.sql.read({ sql: `SELECT ${conversationColumns} FROM conversations WHERE id = ?`, args: [id] });
     const row = result.rows[0];
     return row === undefined ? undefined : conversationFromRow(row);
   }
 
   async list(options: { limit?: number } = {}): Promise<ConversationRecord[]> {
-    const result = await this.client.execute({
+    const result = await this.sql.read({
       sql: `SELECT ${conversationColumns} FROM conversations ORDER BY ordinal DESC LIMIT ?`,
       args: [sqliteLimit('limit', options.limit)],
     });
@@ -60,37 +56,47 @@ export class LibsqlConversationStore implements ConversationStore {
       return [];
     }
     const createdAt = new Date().toISOString();
-    // One write batch is one transaction: a message the database refuses (an unknown conversation, a
-    // role outside the allowed set) rolls back every message before it. Each position is computed
-    // under the batch's write lock, so concurrent appends cannot take the same one.
-    const statements = messages.map((message) => ({
-      sql: `INSERT INTO messages (conversation_id, position, role, content, tool_call_ids, model, input_tokens, output_tokens, run_id, created_at)
-            VALUES (?, (SELECT COALESCE(MAX(position), -1) + 1 FROM messages WHERE conversation_id = ?), ?, ?, ?, ?, ?, ?, ?, ?)
-            RETURNING ${messageColumns}`,
-      args: [
-        conversationId,
-        conversationId,
-        message.role,
-        toJsonColumn(message.content),
-        JSON.stringify(message.toolCallIds),
-        message.model,
-        message.inputTokens,
-        message.outputTokens,
-        message.runId,
-        createdAt,
-      ],
+    // One write is one transaction: a message the database refuses (an unknown conversation, a role
+    // outside the allowed set) rolls back every message before it. Each position is computed under the
+    // write lock, so concurrent appends cannot take the same one.
+    const contents = messages.map((message) => toJsonColumn(message.content));
+    const steps = messages.map((message, index) => ({
+      statement: {
+        sql: `INSERT INTO messages (conversation_id, position, role, content, tool_call_ids, model, input_tokens, output_tokens, run_id, created_at)
+              VALUES (?, (SELECT COALESCE(MAX(position), -1) + 1 FROM messages WHERE conversation_id = ?), ?, ?, ?, ?, ?, ?, ?, ?)`,
+        args: [
+          conversationId,
+          conversationId,
+          message.role,
+          contents[index]!,
+          JSON.stringify(message.toolCallIds),
+          message.model,
+          message.inputTokens,
+          message.outputTokens,
+          message.runId,
+          createdAt,
+        ],
+      },
+      onError: (error: unknown) => (constraintViolation(error) === 'foreign-key' ? conversationNotFound(conversationId) : error),
     }));
-    try {
-      const results = await this.client.batch(statements, 'write');
-      return results.map((result) => messageFromRow(onlyRow(result.rows)));
-    } catch (error) {
-      if (constraintViolation(error) === 'foreign-key') throw conversationNotFound(conversationId);
-      throw error;
-    }
+    const results = await this.sql.write(steps);
+    // The record is what was written; only the id comes from the database.
+    return messages.map((message, index) => ({
+      id: results[index]!.lastInsertRowid,
+      conversationId,
+      runId: message.runId,
+      role: message.role,
+      content: fromJsonColumn(contents[index]!),
+      toolCallIds: [...message.toolCallIds],
+      model: message.model,
+      inputTokens: message.inputTokens,
+      outputTokens: message.outputTokens,
+      createdAt,
+    }));
   }
 
   async listMessages(conversationId: string, options: { lastN?: number } = {}): Promise<MessageRecord[]> {
-    const result = await this.client.execute({
+    const result = await this.sql.read({
       sql: `SELECT ${messageColumns} FROM (
               SELECT ${messageColumns}, position FROM messages WHERE conversation_id = ? ORDER BY position DESC LIMIT ?
             ) AS newest ORDER BY position`,
@@ -104,11 +110,11 @@ function conversationNotFound(conversationId: string): NotFoundError {
   return new NotFoundError('conversation', conversationId, 'Create the conversation with store.conversations.create before appending to it.');
 }
 
-function conversationFromRow(row: Row): ConversationRecord {
+function conversationFromRow(row: SqlRow): ConversationRecord {
   return { id: readText(row, 'id'), title: readNullableText(row, 'title'), createdAt: readText(row, 'created_at') };
 }
 
-function messageFromRow(row: Row): MessageRecord {
+function messageFromRow(row: SqlRow): MessageRecord {
   return {
     id: readNumber(row, 'id'),
     conversationId: readText(row, 'conversation_id'),

@@ -1,10 +1,9 @@
-import type { Row } from '@libsql/client';
 import { NotFoundError, type McpServerRecord, type McpServerStore, type McpServerUpdate, type McpTransportKind, type NewMcpServer } from '../../core/index.js';
 import { DuplicateRecordError } from '../duplicate-record-error.js';
 import { fromJsonColumn, toJsonColumn } from '../json-column.js';
 import { constraintViolation } from './constraint-violation.js';
 import { onlyRow, readNullableText, readText } from './row-values.js';
-import type { SqlBatchExecutor } from './sql-executor.js';
+import type { SqlAccess, SqlRow } from './sql-access.js';
 
 const serverColumns = 'name, transport, url, sealed_headers, enabled_tools, trust_annotations, created_at, updated_at';
 
@@ -18,32 +17,32 @@ const updatableColumns = {
 
 /** Remote MCP servers in `mcp_servers`, addressed by their unique name. */
 export class LibsqlMcpServerStore implements McpServerStore {
-  constructor(private readonly client: SqlBatchExecutor) {}
+  constructor(private readonly sql: SqlAccess) {}
 
   async create(server: NewMcpServer): Promise<McpServerRecord> {
     const now = new Date().toISOString();
-    try {
-      const result = await this.client.execute({
-        sql: `INSERT INTO mcp_servers (name, transport, url, sealed_headers, enabled_tools, trust_annotations, created_at, updated_at)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-              RETURNING ${serverColumns}`,
-        args: [server.name, server.transport, server.url, server.sealedHeaders, enabledToolsColumn(server.enabledTools), server.trustAnnotations ? 1 : 0, now, now],
-      });
-      return serverFromRow(onlyRow(result.rows));
-    } catch (error) {
-      if (constraintViolation(error) === 'unique') throw new DuplicateRecordError('MCP server', { name: server.name });
-      throw error;
-    }
+    const [result] = await this.sql.write([
+      {
+        statement: {
+          sql: `INSERT INTO mcp_servers (name, transport, url, sealed_headers, enabled_tools, trust_annotations, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                RETURNING ${serverColumns}`,
+          args: [server.name, server.transport, server.url, server.sealedHeaders, enabledToolsColumn(server.enabledTools), server.trustAnnotations ? 1 : 0, now, now],
+        },
+        onError: (error) => (constraintViolation(error) === 'unique' ? new DuplicateRecordError('MCP server', { name: server.name }) : error),
+      },
+    ]);
+    return serverFromRow(onlyRow(result!.rows));
   }
 
   async get(name: string): Promise<McpServerRecord | undefined> {
-    const result = await this.client.execute({ sql: `SELECT ${serverColumns} FROM mcp_servers WHERE name = ?`, args: [name] });
+    const result = await this.sql.read({ sql: `SELECT ${serverColumns} FROM mcp_servers WHERE name = ?`, args: [name] });
     const row = result.rows[0];
     return row === undefined ? undefined : serverFromRow(row);
   }
 
   async list(): Promise<McpServerRecord[]> {
-    const result = await this.client.execute(`SELECT ${serverColumns} FROM mcp_servers ORDER BY ordinal`);
+    const result = await this.sql.read(`SELECT ${serverColumns} FROM mcp_servers ORDER BY ordinal`);
     return result.rows.map(serverFromRow);
   }
 
@@ -55,18 +54,23 @@ export class LibsqlMcpServerStore implements McpServerStore {
       assignments.push(`${column} = ?`);
       values.push(field === 'enabledTools' ? enabledToolsColumn(update.enabledTools ?? null) : (update[field] as string | null));
     }
-    const result = await this.client.execute({
-      sql: `UPDATE mcp_servers SET ${[...assignments, 'updated_at = ?'].join(', ')} WHERE name = ? RETURNING ${serverColumns}`,
-      args: [...values, new Date().toISOString(), name],
-    });
-    const row = result.rows[0];
-    if (row === undefined) throw new NotFoundError('MCP server', name, 'List the configured servers with `forge mcp list`.');
-    return serverFromRow(row);
+    const [result] = await this.sql.write([
+      {
+        statement: {
+          sql: `UPDATE mcp_servers SET ${[...assignments, 'updated_at = ?'].join(', ')} WHERE name = ? RETURNING ${serverColumns}`,
+          args: [...values, new Date().toISOString(), name],
+        },
+        check: (updated) => {
+          if (updated.rows.length === 0) throw new NotFoundError('MCP server', name, 'List the configured servers with `forge mcp list`.');
+        },
+      },
+    ]);
+    return serverFromRow(onlyRow(result!.rows));
   }
 
   async delete(name: string): Promise<boolean> {
-    const result = await this.client.execute({ sql: 'DELETE FROM mcp_servers WHERE name = ?', args: [name] });
-    return result.rowsAffected > 0;
+    const [result] = await this.sql.write([{ statement: { sql: 'DELETE FROM mcp_servers WHERE name = ?', args: [name] } }]);
+    return result!.rowsAffected > 0;
   }
 }
 
@@ -74,7 +78,7 @@ function enabledToolsColumn(tools: readonly string[] | null): string | null {
   return tools === null ? null : toJsonColumn(tools);
 }
 
-function serverFromRow(row: Row): McpServerRecord {
+function serverFromRow(row: SqlRow): McpServerRecord {
   const enabledTools = fromJsonColumn(readNullableText(row, 'enabled_tools'));
   return {
     name: readText(row, 'name'),

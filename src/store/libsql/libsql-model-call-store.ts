@@ -1,31 +1,25 @@
-import type { Row } from '@libsql/client';
 import type { ModelCallRecord, ModelCallStore } from '../../core/index.js';
+import { insertRowSteps } from './insert-rows.js';
 import { readNullableNumber, readNullableText, readNumber, readText } from './row-values.js';
-import { insertRows } from './insert-rows.js';
-import type { SqlExecutor } from './sql-executor.js';
+import type { SqlAccess, SqlRow, WriteStep } from './sql-access.js';
 
 /**
  * The model-call ledger in `model_calls`, listed per run in the order the calls were recorded. An
  * unknown price stays `null`; it is never stored as $0.
  */
 export class LibsqlModelCallStore implements ModelCallStore {
-  constructor(private readonly client: SqlExecutor) {}
+  constructor(private readonly sql: SqlAccess) {}
 
   async record(call: ModelCallRecord): Promise<void> {
     await this.recordAll([call]);
   }
 
   async recordAll(calls: readonly ModelCallRecord[]): Promise<void> {
-    await insertRows(
-      this.client,
-      'model_calls',
-      ['run_id', 'model', 'purpose', 'input_tokens', 'output_tokens', 'cost_usd', 'latency_ms', 'input_hash', 'ts'],
-      calls.map((call) => [call.runId, call.model, call.purpose, call.inputTokens, call.outputTokens, call.costUsd, call.latencyMs, call.inputHash, call.ts]),
-    );
+    await this.sql.write(recordModelCallSteps(calls));
   }
 
   async list(runId: string): Promise<ModelCallRecord[]> {
-    const result = await this.client.execute({
+    const result = await this.sql.read({
       sql: `SELECT run_id, model, purpose, input_tokens, output_tokens, cost_usd, latency_ms, input_hash, ts
             FROM model_calls WHERE run_id = ? ORDER BY id`,
       args: [runId],
@@ -34,7 +28,15 @@ export class LibsqlModelCallStore implements ModelCallStore {
   }
 }
 
-function modelCallFromRow(row: Row): ModelCallRecord {
+export function recordModelCallSteps(calls: readonly ModelCallRecord[]): WriteStep[] {
+  return insertRowSteps(
+    'model_calls',
+    ['run_id', 'model', 'purpose', 'input_tokens', 'output_tokens', 'cost_usd', 'latency_ms', 'input_hash', 'ts'],
+    calls.map((call) => [call.runId, call.model, call.purpose, call.inputTokens, call.outputTokens, call.costUsd, call.latencyMs, call.inputHash, call.ts]),
+  );
+}
+
+function modelCallFromRow(row: SqlRow): ModelCallRecord {
   return {
     runId: readNullableText(row, 'run_id'),
     model: readText(row, 'model'),

@@ -1,10 +1,9 @@
-import type { Row } from '@libsql/client';
 import { NotFoundError, type HaltReason, type NewRun, type RunKind, type RunRecord, type RunStatus, type RunStore, type RunUpdate } from '../../core/index.js';
 import { DuplicateRecordError } from '../duplicate-record-error.js';
 import { constraintViolation } from './constraint-violation.js';
 import { sqliteLimit } from './sqlite-limit.js';
-import { onlyRow, readNullableNumber, readNullableText, readNumber, readText } from './row-values.js';
-import type { SqlExecutor } from './sql-executor.js';
+import { readNullableNumber, readNullableText, readNumber, readText } from './row-values.js';
+import type { SqlAccess, SqlRow, WriteStep } from './sql-access.js';
 
 const runColumns =
   'id, kind, task, model, status, halt_reason, answer, conversation_id, llm_calls, input_tokens, output_tokens, cost_usd, error, owner_pid, owner_host, log_file, created_at, updated_at';
@@ -23,45 +22,50 @@ const updatableColumns = {
 
 /** Runs in the `runs` table. A new run starts `running` with no calls, no tokens and $0 spent. */
 export class LibsqlRunStore implements RunStore {
-  constructor(private readonly client: SqlExecutor) {}
+  constructor(private readonly sql: SqlAccess) {}
 
   async create(run: NewRun): Promise<RunRecord> {
     const now = new Date().toISOString();
-    try {
-      const result = await this.client.execute({
-        sql: `INSERT INTO runs (id, kind, task, model, status, conversation_id, llm_calls, input_tokens, output_tokens, cost_usd, owner_pid, owner_host, log_file, created_at, updated_at)
-              VALUES (?, ?, ?, ?, 'running', ?, 0, 0, 0, 0, ?, ?, ?, ?, ?)
-              RETURNING ${runColumns}`,
-        args: [run.id, run.kind ?? 'agent', run.task, run.model, run.conversationId, run.owner?.pid ?? null, run.owner?.host ?? null, run.logFile ?? null, now, now],
-      });
-      return runFromRow(onlyRow(result.rows));
-    } catch (error) {
-      if (constraintViolation(error) === 'unique') throw new DuplicateRecordError('run', { id: run.id });
-      throw error;
-    }
+    const record: RunRecord = {
+      id: run.id,
+      kind: run.kind ?? 'agent',
+      task: run.task,
+      model: run.model,
+      status: 'running',
+      haltReason: null,
+      answer: null,
+      conversationId: run.conversationId,
+      llmCalls: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      costUsd: 0,
+      error: null,
+      owner: run.owner ?? null,
+      logFile: run.logFile ?? null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.sql.write([
+      {
+        // The row is exactly `record`: nothing to read back.
+        statement: {
+          sql: `INSERT INTO runs (id, kind, task, model, status, conversation_id, llm_calls, input_tokens, output_tokens, cost_usd, owner_pid, owner_host, log_file, created_at, updated_at)
+                VALUES (?, ?, ?, ?, 'running', ?, 0, 0, 0, 0, ?, ?, ?, ?, ?)`,
+          args: [record.id, record.kind, record.task, record.model, record.conversationId, record.owner?.pid ?? null, record.owner?.host ?? null, record.logFile, now, now],
+        },
+        onError: (error) => (constraintViolation(error) === 'unique' ? new DuplicateRecordError('run', { id: run.id }) : error),
+      },
+    ]);
+    return record;
   }
 
   async update(id: string, update: RunUpdate): Promise<RunRecord> {
-    const assignments: string[] = [];
-    const values: (string | number | null)[] = [];
-    for (const [field, column] of Object.entries(updatableColumns) as [keyof RunUpdate, string][]) {
-      const value = update[field];
-      if (value !== undefined) {
-        assignments.push(`${column} = ?`);
-        values.push(value);
-      }
-    }
-    const result = await this.client.execute({
-      sql: `UPDATE runs SET ${[...assignments, 'updated_at = ?'].join(', ')} WHERE id = ? RETURNING ${runColumns}`,
-      args: [...values, new Date().toISOString(), id],
-    });
-    const row = result.rows[0];
-    if (row === undefined) throw new NotFoundError('run', id, 'Create the run with store.runs.create before updating it.');
-    return runFromRow(row);
+    const [result] = await this.sql.write([updateRunStep(id, update, { returning: true })]);
+    return runFromRow(result!.rows[0]!);
   }
 
   async get(id: string): Promise<RunRecord | undefined> {
-    const result = await this.client.execute({ sql: `SELECT ${runColumns} FROM runs WHERE id = ?`, args: [id] });
+    const result = await this.sql.read({ sql: `SELECT ${runColumns} FROM runs WHERE id = ?`, args: [id] });
     const row = result.rows[0];
     return row === undefined ? undefined : runFromRow(row);
   }
@@ -69,7 +73,7 @@ export class LibsqlRunStore implements RunStore {
   async list(options: { limit?: number; statuses?: readonly RunStatus[] } = {}): Promise<RunRecord[]> {
     const statuses = options.statuses ?? [];
     const filter = statuses.length === 0 ? '' : `WHERE status IN (${statuses.map(() => '?').join(', ')})`;
-    const result = await this.client.execute({
+    const result = await this.sql.read({
       sql: `SELECT ${runColumns} FROM runs ${filter} ORDER BY ordinal DESC LIMIT ?`,
       args: [...statuses, sqliteLimit('limit', options.limit)],
     });
@@ -77,7 +81,29 @@ export class LibsqlRunStore implements RunStore {
   }
 }
 
-function runFromRow(row: Row): RunRecord {
+/** The step that applies `update` to run `id`; it fails with `NotFoundError` when there is no such run. */
+export function updateRunStep(id: string, update: RunUpdate, options: { returning: boolean }): WriteStep {
+  const assignments: string[] = [];
+  const values: (string | number | null)[] = [];
+  for (const [field, column] of Object.entries(updatableColumns) as [keyof RunUpdate, string][]) {
+    const value = update[field];
+    if (value !== undefined) {
+      assignments.push(`${column} = ?`);
+      values.push(value);
+    }
+  }
+  return {
+    statement: {
+      sql: `UPDATE runs SET ${[...assignments, 'updated_at = ?'].join(', ')} WHERE id = ?${options.returning ? ` RETURNING ${runColumns}` : ''}`,
+      args: [...values, new Date().toISOString(), id],
+    },
+    check: (result) => {
+      if ((options.returning ? result.rows.length : result.rowsAffected) === 0) throw new NotFoundError('run', id, 'Create the run with store.runs.create before updating it.');
+    },
+  };
+}
+
+function runFromRow(row: SqlRow): RunRecord {
   return {
     id: readText(row, 'id'),
     kind: readText(row, 'kind') as RunKind,

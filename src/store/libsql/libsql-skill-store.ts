@@ -1,8 +1,7 @@
-import type { Row } from '@libsql/client';
 import { NotFoundError, type NewSkill, type SkillRecord, type SkillStatus, type SkillStore, type SkillVersionRecord } from '../../core/index.js';
 import { fromJsonColumn, toJsonColumn } from '../json-column.js';
 import { readNullableText, readText } from './row-values.js';
-import type { SqlBatchExecutor } from './sql-executor.js';
+import type { SqlAccess, SqlRow, SqlStatement } from './sql-access.js';
 
 const currentColumns = 's.id, s.name, s.description, s.document, s.status, s.stale_reason, s.current_version AS version, s.current_version, s.created_at, s.updated_at';
 const versionedColumns = 's.id, s.name, s.description, v.document, s.status, s.stale_reason, v.version, s.current_version, s.created_at, s.updated_at';
@@ -13,7 +12,7 @@ const versionedColumns = 's.id, s.name, s.description, v.document, s.status, s.s
  * the new version row and the current-version pointer change together or not at all.
  */
 export class LibsqlSkillStore implements SkillStore {
-  constructor(private readonly client: SqlBatchExecutor) {}
+  constructor(private readonly sql: SqlAccess) {}
 
   async save(skill: NewSkill): Promise<SkillRecord> {
     const now = new Date().toISOString();
@@ -21,8 +20,8 @@ export class LibsqlSkillStore implements SkillStore {
     const explicitParent = skill.parentVersion !== undefined;
     // Saving under a taken name keeps that skill's id and creation time, so anything that points at the
     // id keeps working; the new document becomes its next version, and a re-recorded skill is active again.
-    const results = await this.client.batch(
-      [
+    const results = await this.sql.write(
+      asSteps([
         {
           sql: `INSERT INTO skills (id, name, description, document, status, stale_reason, created_at, updated_at)
                 VALUES (?, ?, ?, ?, 'active', NULL, ?, ?)
@@ -45,14 +44,13 @@ export class LibsqlSkillStore implements SkillStore {
           args: [skill.name],
         },
         { sql: `SELECT ${currentColumns} FROM skills s WHERE s.name = ?`, args: [skill.name] },
-      ],
-      'write',
+      ]),
     );
     return skillFromRow(results[3]!.rows[0]!);
   }
 
   async get(idOrName: string, version?: number): Promise<SkillRecord | undefined> {
-    const result = await this.client.execute({
+    const result = await this.sql.read({
       sql: `SELECT ${versionedColumns} FROM skills s JOIN skill_versions v ON v.skill_id = s.id AND v.version = COALESCE(?, s.current_version)
             WHERE s.id = ? OR s.name = ? ORDER BY s.id = ? DESC LIMIT 1`,
       args: [version ?? null, idOrName, idOrName, idOrName],
@@ -62,7 +60,7 @@ export class LibsqlSkillStore implements SkillStore {
   }
 
   async versions(idOrName: string): Promise<SkillVersionRecord[]> {
-    const result = await this.client.execute({
+    const result = await this.sql.read({
       sql: `SELECT v.skill_id, v.version, v.document, v.note, v.parent_version, v.created_at FROM skill_versions v
             WHERE v.skill_id = (SELECT s.id FROM skills s WHERE s.id = ? OR s.name = ? ORDER BY s.id = ? DESC LIMIT 1) ORDER BY v.version`,
       args: [idOrName, idOrName, idOrName],
@@ -78,35 +76,42 @@ export class LibsqlSkillStore implements SkillStore {
   }
 
   async list(): Promise<SkillRecord[]> {
-    const result = await this.client.execute(`SELECT ${currentColumns} FROM skills s ORDER BY s.ordinal`);
+    const result = await this.sql.read(`SELECT ${currentColumns} FROM skills s ORDER BY s.ordinal`);
     return result.rows.map(skillFromRow);
   }
 
   async setStatus(idOrName: string, status: SkillStatus, reason: string | null): Promise<SkillRecord> {
     const existing = await this.get(idOrName);
     if (existing === undefined) throw new NotFoundError('skill', idOrName, 'List the stored skills with `forge skill list`.');
-    await this.client.execute({
-      sql: 'UPDATE skills SET status = ?, stale_reason = ?, updated_at = ? WHERE id = ?',
-      args: [status, status === 'active' ? null : reason, new Date().toISOString(), existing.id],
-    });
+    await this.sql.write(
+      asSteps([
+        {
+          sql: 'UPDATE skills SET status = ?, stale_reason = ?, updated_at = ? WHERE id = ?',
+          args: [status, status === 'active' ? null : reason, new Date().toISOString(), existing.id],
+        },
+      ]),
+    );
     return (await this.get(existing.id))!;
   }
 
   async delete(idOrName: string): Promise<boolean> {
     const existing = await this.get(idOrName);
     if (existing === undefined) return false;
-    await this.client.batch(
-      [
+    await this.sql.write(
+      asSteps([
         { sql: 'DELETE FROM skill_versions WHERE skill_id = ?', args: [existing.id] },
         { sql: 'DELETE FROM skills WHERE id = ?', args: [existing.id] },
-      ],
-      'write',
+      ]),
     );
     return true;
   }
 }
 
-function skillFromRow(row: Row): SkillRecord {
+function asSteps(statements: readonly SqlStatement[]) {
+  return statements.map((statement) => ({ statement }));
+}
+
+function skillFromRow(row: SqlRow): SkillRecord {
   return {
     id: readText(row, 'id'),
     name: readText(row, 'name'),

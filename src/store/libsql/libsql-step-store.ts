@@ -1,11 +1,10 @@
-import type { Row } from '@libsql/client';
 import { NotFoundError, type NewStep, type StepRecord, type StepStore } from '../../core/index.js';
 import { DuplicateRecordError } from '../duplicate-record-error.js';
 import { fromJsonColumn, toJsonColumn } from '../json-column.js';
 import { constraintViolation } from './constraint-violation.js';
-import { insertRows } from './insert-rows.js';
+import { insertRowSteps } from './insert-rows.js';
 import { readNullableText, readNumber, readText } from './row-values.js';
-import type { SqlExecutor } from './sql-executor.js';
+import type { SqlAccess, SqlRow, WriteStep } from './sql-access.js';
 
 /**
  * Steps in the `steps` table; a step's `index` is its `position` column. A step belongs to a stored
@@ -13,37 +12,18 @@ import type { SqlExecutor } from './sql-executor.js';
  * already has throws `DuplicateRecordError`.
  */
 export class LibsqlStepStore implements StepStore {
-  constructor(private readonly client: SqlExecutor) {}
+  constructor(private readonly sql: SqlAccess) {}
 
   async record(step: NewStep): Promise<void> {
     await this.recordAll([step]);
   }
 
   async recordAll(steps: readonly NewStep[]): Promise<void> {
-    if (steps.length === 0) return;
-    const createdAt = new Date().toISOString();
-    try {
-      await insertRows(
-        this.client,
-        'steps',
-        ['run_id', 'position', 'call_id', 'tool', 'input', 'output', 'error', 'duration_ms', 'created_at'],
-        steps.map((step) => [step.runId, step.index, step.callId, step.tool, toJsonColumn(step.input), step.output, step.error, step.durationMs, createdAt]),
-      );
-    } catch (error) {
-      const first = steps[0]!;
-      switch (constraintViolation(error)) {
-        case 'unique':
-          throw new DuplicateRecordError('step', { runId: first.runId, index: first.index });
-        case 'foreign-key':
-          throw new NotFoundError('run', first.runId, 'Create the run with store.runs.create before recording its steps.');
-        default:
-          throw error;
-      }
-    }
+    await this.sql.write(recordStepSteps(steps));
   }
 
   async list(runId: string): Promise<StepRecord[]> {
-    const result = await this.client.execute({
+    const result = await this.sql.read({
       sql: 'SELECT run_id, position, call_id, tool, input, output, error, duration_ms, created_at FROM steps WHERE run_id = ? ORDER BY position',
       args: [runId],
     });
@@ -51,7 +31,28 @@ export class LibsqlStepStore implements StepStore {
   }
 }
 
-function stepFromRow(row: Row): StepRecord {
+export function recordStepSteps(steps: readonly NewStep[]): WriteStep[] {
+  if (steps.length === 0) return [];
+  const createdAt = new Date().toISOString();
+  const first = steps[0]!;
+  return insertRowSteps(
+    'steps',
+    ['run_id', 'position', 'call_id', 'tool', 'input', 'output', 'error', 'duration_ms', 'created_at'],
+    steps.map((step) => [step.runId, step.index, step.callId, step.tool, toJsonColumn(step.input), step.output, step.error, step.durationMs, createdAt]),
+    (error) => {
+      switch (constraintViolation(error)) {
+        case 'unique':
+          return new DuplicateRecordError('step', { runId: first.runId, index: first.index });
+        case 'foreign-key':
+          return new NotFoundError('run', first.runId, 'Create the run with store.runs.create before recording its steps.');
+        default:
+          return error;
+      }
+    },
+  );
+}
+
+function stepFromRow(row: SqlRow): StepRecord {
   return {
     runId: readText(row, 'run_id'),
     index: readNumber(row, 'position'),

@@ -4,7 +4,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createClient, type Client } from '@libsql/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigurationError, type NewRun, type Store } from '../../core/index.js';
 import { migrationsFor, SchemaVersionError } from '../migrations/index.js';
@@ -12,6 +11,7 @@ import { openStore } from '../open-store.js';
 import { describeStoreContract } from '../store-contract.js';
 import { applyMigrations } from './apply-migrations.js';
 import { LibsqlStore } from './libsql-store.js';
+import { SqliteConnection } from './sqlite-connection.js';
 import { sqliteDialect } from './sqlite-dialect.js';
 
 const aRun: NewRun = { id: 'run-1', task: 'task', model: 'openai:gpt-4.1-mini', conversationId: null };
@@ -45,7 +45,7 @@ describeStoreContract(
 
 describe('LibsqlStore on a file', () => {
   let folder: string;
-  const clients: Client[] = [];
+  const connections: SqliteConnection[] = [];
   const stores: Store[] = [];
 
   beforeEach(async () => {
@@ -53,7 +53,7 @@ describe('LibsqlStore on a file', () => {
   });
 
   afterEach(async () => {
-    for (const client of clients.splice(0)) client.close();
+    for (const connection of connections.splice(0)) connection.close();
     await Promise.all(stores.splice(0).map((store) => store.close()));
     await rm(folder, { recursive: true, force: true });
   });
@@ -64,14 +64,14 @@ describe('LibsqlStore on a file', () => {
     return store;
   }
 
-  function rawClient(path: string): Client {
-    const client = createClient({ url: pathToFileURL(path).href });
-    clients.push(client);
-    return client;
+  function rawConnection(path: string): SqliteConnection {
+    const connection = SqliteConnection.open(path);
+    connections.push(connection);
+    return connection;
   }
 
   async function appliedMigrations(path: string): Promise<{ version: unknown; name: unknown; applied_at: unknown }[]> {
-    const result = await rawClient(path).execute('SELECT version, name, applied_at FROM schema_migrations ORDER BY version');
+    const result = rawConnection(path).execute('SELECT version, name, applied_at FROM schema_migrations ORDER BY version');
     return result.rows.map((row) => ({ version: row['version'], name: row['name'], applied_at: row['applied_at'] }));
   }
 
@@ -95,7 +95,7 @@ describe('LibsqlStore on a file', () => {
     const store = await open(path);
     await store.runs.create(aRun);
     await store.close();
-    await rawClient(path).execute("INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, 'from-the-future', '2099-01-01T00:00:00.000Z')");
+    rawConnection(path).execute("INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, 'from-the-future', '2099-01-01T00:00:00.000Z')");
     const stamped = await appliedMigrations(path);
 
     const error = await openStore({ url: path }).then(
@@ -111,52 +111,67 @@ describe('LibsqlStore on a file', () => {
     expect(error).toMatchObject({ unknownVersions: [999], latestKnownVersion });
     expect((error as Error).message).toMatch(new RegExp(`schema version 999.*only knows versions up to ${latestKnownVersion}.*newer Forge`));
     expect(await appliedMigrations(path)).toEqual(stamped);
-    const runs = await rawClient(path).execute('SELECT id FROM runs');
+    const runs = rawConnection(path).execute('SELECT id FROM runs');
     expect(runs.rows.map((row) => row['id'])).toEqual(['run-1']);
   });
 
   it('applies pending migrations all or nothing', async () => {
     const path = join(folder, 'forge.db');
-    const client = rawClient(path);
+    const connection = rawConnection(path);
     const migrations = [
       { version: 1, name: 'good', up: ['CREATE TABLE first_table (id INTEGER)'] },
       { version: 2, name: 'broken', up: ['CREATE TABLE second_table (id INTEGER)', 'INSERT INTO table_that_does_not_exist VALUES (1)'] },
     ];
 
-    await expect(applyMigrations(client, migrations)).rejects.toThrow(/table_that_does_not_exist/);
+    await expect(applyMigrations(connection, migrations)).rejects.toThrow(/table_that_does_not_exist/);
 
-    const tables = await client.execute("SELECT name FROM sqlite_master WHERE type = 'table'");
+    const tables = connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'");
     expect(tables.rows).toEqual([]);
   });
 
-  it('puts the file in write-ahead-log mode, on connections that sync every commit and enforce foreign keys', async () => {
+  it('puts the file in write-ahead-log mode, on a connection that syncs at checkpoints (NORMAL) and enforces foreign keys', async () => {
     const path = join(folder, 'forge.db');
     await open(path);
-    const client = rawClient(path);
+    const connection = rawConnection(path);
 
-    const mode = await client.execute('PRAGMA journal_mode');
-    // The store relies on libSQL's connection defaults for these two, since a pooled client offers no
-    // hook to set a pragma on every connection it opens.
-    const synchronous = await client.execute('PRAGMA synchronous');
-    const foreignKeys = await client.execute('PRAGMA foreign_keys');
-
-    expect(mode.rows[0]?.['journal_mode']).toBe('wal');
-    expect(synchronous.rows[0]?.['synchronous']).toBe(2);
-    expect(foreignKeys.rows[0]?.['foreign_keys']).toBe(1);
+    expect(connection.execute('PRAGMA journal_mode').rows[0]?.['journal_mode']).toBe('wal');
+    expect(connection.execute('PRAGMA synchronous').rows[0]?.['synchronous']).toBe(1);
+    expect(connection.execute('PRAGMA foreign_keys').rows[0]?.['foreign_keys']).toBe(1);
+    expect(connection.execute('PRAGMA busy_timeout').rows[0]?.['timeout']).toBe(0);
   });
 
-  it('waits for another process\'s write lock instead of failing at once', async () => {
+  it('waits for another process\'s write lock instead of failing at once, with the event loop free meanwhile', async () => {
     const path = join(folder, 'forge.db');
     const store = await open(path);
     const holdMs = 600;
     const holder = await holdWriteLock(path, holdMs);
 
+    // A blocked event loop (SQLite's own busy wait) would let no timer fire until the lock is gone.
+    let ticks = 0;
+    const ticker = setInterval(() => (ticks += 1), 20);
     const started = performance.now();
     await store.runs.create(aRun);
     const waited = performance.now() - started;
+    clearInterval(ticker);
 
     await holder.exited;
     expect(waited).toBeGreaterThan(holdMs / 3);
+    expect(ticks).toBeGreaterThan(3);
+    expect((await store.runs.list()).map((run) => run.id)).toEqual(['run-1']);
+  });
+
+  it('fails a write loudly, and keeps nothing of it, when another process holds the lock past the timeout', async () => {
+    const path = join(folder, 'forge.db');
+    await (await open(path)).close();
+    const store = await LibsqlStore.open({ path, busyTimeoutMs: 300 });
+    stores.push(store);
+    const holder = await holdWriteLock(path, 1_500);
+
+    await expect(store.runs.create(aRun)).rejects.toThrow(/another process held the database's write lock for more than 300 ms/);
+
+    await holder.exited;
+    expect(await store.runs.list()).toEqual([]);
+    await store.runs.create(aRun);
     expect((await store.runs.list()).map((run) => run.id)).toEqual(['run-1']);
   });
 
@@ -188,8 +203,8 @@ describe('LibsqlStore on a file', () => {
 
 describe('LibsqlStore in memory', () => {
   it('gives every store its own database', async () => {
-    const first = await LibsqlStore.open({ url: ':memory:' });
-    const second = await LibsqlStore.open({ url: ':memory:' });
+    const first = await LibsqlStore.open({ path: ':memory:' });
+    const second = await LibsqlStore.open({ path: ':memory:' });
     try {
       await first.runs.create(aRun);
 
@@ -223,12 +238,12 @@ describe('openStore with a server URL', () => {
 /** Starts a separate process that takes the database's write lock, and resolves once it holds it. */
 async function holdWriteLock(path: string, holdMs: number): Promise<{ exited: Promise<void> }> {
   const script = `
-    import { createClient } from '@libsql/client';
-    const client = createClient({ url: ${JSON.stringify(pathToFileURL(path).href)} });
-    const transaction = await client.transaction('write');
-    await transaction.execute("INSERT INTO conversations (id, title, created_at) VALUES ('held', NULL, '2026-01-01T00:00:00.000Z')");
+    import Database from 'libsql';
+    const db = new Database(${JSON.stringify(path)});
+    db.exec('BEGIN IMMEDIATE');
+    db.exec("INSERT INTO conversations (id, title, created_at) VALUES ('held', NULL, '2026-01-01T00:00:00.000Z')");
     process.stdout.write('locked\\n');
-    setTimeout(async () => { await transaction.commit(); client.close(); }, ${holdMs});
+    setTimeout(() => { db.exec('COMMIT'); db.close(); }, ${holdMs});
   `;
   const child = spawn(process.execPath, ['--input-type=module', '--eval', script], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve, reject) => {

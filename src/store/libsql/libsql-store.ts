@@ -1,29 +1,34 @@
-import { createClient, type Client } from '@libsql/client';
 import type { ConversationStore, EventStore, McpServerStore, ModelCallStore, RunStore, RunWrites, SkillStore, StepStore, Store, ToolboxStore } from '../../core/index.js';
 import { migrationsFor } from '../migrations/index.js';
 import { applyMigrations } from './apply-migrations.js';
+import { GroupCommitWriter } from './group-commit-writer.js';
 import { LibsqlConversationStore } from './libsql-conversation-store.js';
 import { LibsqlEventStore } from './libsql-event-store.js';
 import { LibsqlMcpServerStore } from './libsql-mcp-server-store.js';
 import { LibsqlModelCallStore } from './libsql-model-call-store.js';
 import { LibsqlRunStore } from './libsql-run-store.js';
+import { LibsqlRunWrites } from './libsql-run-writes.js';
 import { LibsqlSkillStore } from './libsql-skill-store.js';
 import { LibsqlStepStore } from './libsql-step-store.js';
 import { LibsqlToolboxStore } from './libsql-toolbox-store.js';
-import { SerialAccess } from './serial-access.js';
+import type { SqlAccess, SqlResult, SqlStatement } from './sql-access.js';
+import { SqliteConnection } from './sqlite-connection.js';
 import { sqliteDialect } from './sqlite-dialect.js';
+import { retryWhileBusy } from './write-lock.js';
 
-/** How long a write waits for another process's lock on the same file before failing with SQLITE_BUSY. */
-const busyTimeoutMs = 5_000;
+/** How long a read or a write waits for another process's lock on the same file before it fails, by default. */
+const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
 
 /**
  * The embedded store: a libSQL (SQLite) database in one file, or in memory. `open` runs the schema
  * migrations before it resolves, and refuses a database a newer Forge wrote (`SchemaVersionError`).
  *
- * Every write is a single statement or a single transaction and is committed when its promise
- * resolves. libSQL opens connections with SQLite's `synchronous=FULL` and foreign keys enforced, so a
- * committed write survives a crash of the process or the machine, and records cannot point at a
- * missing owner.
+ * One connection per process. Reads run at once. Writes go through one group-commit writer: every
+ * write made during a tick, by any run, commits in one transaction at the next (see
+ * `GroupCommitWriter`), and a write's promise resolves once it is committed. A committed write survives
+ * the process being killed; with `synchronous = NORMAL` in WAL mode, a power loss or an operating-system
+ * crash can lose the last commits but never corrupts the file. Foreign keys are enforced, so records
+ * cannot point at a missing owner.
  */
 export class LibsqlStore implements Store {
   readonly runs: RunStore;
@@ -34,12 +39,17 @@ export class LibsqlStore implements Store {
   readonly skills: SkillStore;
   readonly mcpServers: McpServerStore;
   readonly toolbox: ToolboxStore;
+  private readonly writer: GroupCommitWriter;
 
-  private readonly access: SerialAccess;
-
-  private constructor(private readonly client: Client) {
-    this.access = new SerialAccess(client);
-    const sql = this.access.executor;
+  private constructor(
+    private readonly connection: SqliteConnection,
+    busyTimeoutMs: number,
+  ) {
+    this.writer = new GroupCommitWriter(connection, { busyTimeoutMs });
+    const sql: SqlAccess = {
+      read: (statement: SqlStatement | string): Promise<SqlResult> => retryWhileBusy(() => connection.execute(statement), busyTimeoutMs, 'another process held a lock on the database'),
+      write: (steps) => this.writer.write(steps),
+    };
     this.runs = new LibsqlRunStore(sql);
     this.events = new LibsqlEventStore(sql);
     this.steps = new LibsqlStepStore(sql);
@@ -51,50 +61,31 @@ export class LibsqlStore implements Store {
   }
 
   /**
-   * Opens the database at a libSQL URL, `file:<path>` or `:memory:`, and migrates it. The folder of
-   * a file must already exist (`openStore` creates it). Each `:memory:` store is its own database.
+   * Opens the database at a path or `:memory:`, and migrates it. The folder of a file must already
+   * exist (`openStore` creates it). Each `:memory:` store is its own database. `busyTimeoutMs` bounds
+   * the wait for another process's lock (default 5 s).
    */
-  static async open(options: { url: string }): Promise<LibsqlStore> {
-    const client = createClient({ url: options.url, timeout: busyTimeoutMs });
+  static async open(options: { path: string; busyTimeoutMs?: number }): Promise<LibsqlStore> {
+    const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+    const connection = SqliteConnection.open(options.path);
     try {
-      // WAL lets readers (the UI, `forge stats`) work while a run writes. The mode is stored in the file
-      // itself, so setting it once covers every connection; an in-memory database keeps its own mode.
-      await client.execute('PRAGMA journal_mode = WAL');
-      await applyMigrations(client, migrationsFor(sqliteDialect));
+      await applyMigrations(connection, migrationsFor(sqliteDialect), busyTimeoutMs);
     } catch (error) {
-      client.close();
+      connection.close();
       throw error;
     }
-    return new LibsqlStore(client);
+    return new LibsqlStore(connection, busyTimeoutMs);
   }
 
-  /** Runs `work`'s writes as one transaction; this process's other store operations wait until it settles. */
-  transaction(work: (writes: RunWrites) => Promise<void>): Promise<void> {
-    return this.access.exclusive(() => this.transactionNow(work));
-  }
-
-  private async transactionNow(work: (writes: RunWrites) => Promise<void>): Promise<void> {
-    const transaction = await this.client.transaction('write');
-    try {
-      await work({
-        runs: new LibsqlRunStore(transaction),
-        events: new LibsqlEventStore(transaction),
-        steps: new LibsqlStepStore(transaction),
-        modelCalls: new LibsqlModelCallStore(transaction),
-      });
-      await transaction.commit();
-    } catch (error) {
-      // The original failure is what matters; a rollback that also fails adds nothing to act on.
-      await transaction.rollback().catch(() => undefined);
-      throw error;
-    } finally {
-      transaction.close();
-    }
+  async transaction(work: (writes: RunWrites) => Promise<void>): Promise<void> {
+    const writes = new LibsqlRunWrites();
+    await work(writes);
+    await this.writer.write(writes.collected);
   }
 
   async close(): Promise<void> {
-    // Whatever is still queued (a run's last events) is written before the connection goes.
-    await this.access.exclusive(async () => undefined);
-    this.client.close();
+    // Whatever is still queued (a run's last events) is committed before the connection goes.
+    await this.writer.close();
+    this.connection.close();
   }
 }

@@ -1,46 +1,49 @@
-import type { Row } from '@libsql/client';
 import type { ToolboxRecord, ToolboxRecordStatus, ToolboxStore } from '../../core/index.js';
 import { fromJsonColumn, toJsonColumn } from '../json-column.js';
 import { readText } from './row-values.js';
-import type { SqlBatchExecutor } from './sql-executor.js';
+import type { SqlAccess, SqlRow } from './sql-access.js';
 
 const entryColumns = 'name, status, entry, updated_at';
 
 /** The toolbox manifest's mirror in `toolbox_entries`, addressed by each tool's unique name. */
 export class LibsqlToolboxStore implements ToolboxStore {
-  constructor(private readonly client: SqlBatchExecutor) {}
+  constructor(private readonly sql: SqlAccess) {}
 
   async put(record: ToolboxRecord): Promise<void> {
     // Replacing in place keeps the row's ordinal, so a changed tool keeps its place in the list.
-    await this.client.execute({
-      sql: `INSERT INTO toolbox_entries (name, status, entry, updated_at) VALUES (?, ?, ?, ?)
-            ON CONFLICT (name) DO UPDATE SET status = excluded.status, entry = excluded.entry, updated_at = excluded.updated_at`,
-      args: [record.name, record.status, toJsonColumn(record.entry), record.updatedAt],
-    });
+    await this.sql.write([
+      {
+        statement: {
+          sql: `INSERT INTO toolbox_entries (name, status, entry, updated_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT (name) DO UPDATE SET status = excluded.status, entry = excluded.entry, updated_at = excluded.updated_at`,
+          args: [record.name, record.status, toJsonColumn(record.entry), record.updatedAt],
+        },
+      },
+    ]);
   }
 
   async get(name: string): Promise<ToolboxRecord | undefined> {
-    const result = await this.client.execute({ sql: `SELECT ${entryColumns} FROM toolbox_entries WHERE name = ?`, args: [name] });
+    const result = await this.sql.read({ sql: `SELECT ${entryColumns} FROM toolbox_entries WHERE name = ?`, args: [name] });
     const row = result.rows[0];
     return row === undefined ? undefined : recordFromRow(row);
   }
 
   async list(): Promise<ToolboxRecord[]> {
-    const result = await this.client.execute(`SELECT ${entryColumns} FROM toolbox_entries ORDER BY ordinal`);
+    const result = await this.sql.read(`SELECT ${entryColumns} FROM toolbox_entries ORDER BY ordinal`);
     return result.rows.map(recordFromRow);
   }
 
   async delete(name: string): Promise<boolean> {
-    const result = await this.client.execute({ sql: 'DELETE FROM toolbox_entries WHERE name = ?', args: [name] });
-    return result.rowsAffected > 0;
+    const [result] = await this.sql.write([{ statement: { sql: 'DELETE FROM toolbox_entries WHERE name = ?', args: [name] } }]);
+    return result!.rowsAffected > 0;
   }
 
   async clear(): Promise<void> {
-    await this.client.execute('DELETE FROM toolbox_entries');
+    await this.sql.write([{ statement: { sql: 'DELETE FROM toolbox_entries' } }]);
   }
 }
 
-function recordFromRow(row: Row): ToolboxRecord {
+function recordFromRow(row: SqlRow): ToolboxRecord {
   return {
     name: readText(row, 'name'),
     status: readText(row, 'status') as ToolboxRecordStatus,

@@ -1,4 +1,4 @@
-import type { Row } from '@libsql/client';
+import type { SqlRow } from './sql-access.js';
 
 // The schema guarantees each column's type; a mismatch means the file was changed behind Forge's back,
 // and reading on would hand callers wrong data.
@@ -6,28 +6,28 @@ function mismatch(column: string, expected: string, value: unknown): Error {
   return new TypeError(`Column "${column}" holds ${typeof value} where the schema promises ${expected}; the database file was changed outside Forge.`);
 }
 
-export function readText(row: Row, column: string): string {
+export function readText(row: SqlRow, column: string): string {
   const value = row[column];
   if (typeof value !== 'string') throw mismatch(column, 'text', value);
   return value;
 }
 
-export function readNullableText(row: Row, column: string): string | null {
+export function readNullableText(row: SqlRow, column: string): string | null {
   return row[column] === null ? null : readText(row, column);
 }
 
-export function readNumber(row: Row, column: string): number {
+export function readNumber(row: SqlRow, column: string): number {
   const value = row[column];
   if (typeof value !== 'number') throw mismatch(column, 'a number', value);
   return value;
 }
 
-export function readNullableNumber(row: Row, column: string): number | null {
+export function readNullableNumber(row: SqlRow, column: string): number | null {
   return row[column] === null ? null : readNumber(row, column);
 }
 
 /** The single row a write with RETURNING produced. */
-export function onlyRow(rows: readonly Row[]): Row {
+export function onlyRow(rows: readonly SqlRow[]): SqlRow {
   const row = rows[0];
   if (row === undefined || rows.length > 1) throw new Error(`Expected exactly one row back from the database, got ${rows.length}.`);
   return row;

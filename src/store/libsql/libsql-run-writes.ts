@@ -1,0 +1,45 @@
+import type { ForgeEvent, ModelCallRecord, NewStep, RunUpdate, RunWrites } from '../../core/index.js';
+import { appendEventSteps } from './libsql-event-store.js';
+import { recordModelCallSteps } from './libsql-model-call-store.js';
+import { updateRunStep } from './libsql-run-store.js';
+import { recordStepSteps } from './libsql-step-store.js';
+import type { WriteStep } from './sql-access.js';
+
+/** The writes of one `Store.transaction`, collected as steps of one unit, built by the table stores' own step builders. */
+export class LibsqlRunWrites implements RunWrites {
+  /** Every statement so far, in call order. */
+  readonly collected: WriteStep[] = [];
+
+  readonly runs = {
+    update: async (id: string, update: RunUpdate): Promise<void> => {
+      this.collected.push(updateRunStep(id, update, { returning: false }));
+    },
+  };
+
+  readonly events = {
+    append: async (event: ForgeEvent): Promise<void> => {
+      this.collected.push(...appendEventSteps([event]));
+    },
+    appendAll: async (events: readonly ForgeEvent[]): Promise<void> => {
+      this.collected.push(...appendEventSteps(events));
+    },
+  };
+
+  readonly steps = {
+    record: async (step: NewStep): Promise<void> => {
+      this.collected.push(...recordStepSteps([step]));
+    },
+    recordAll: async (steps: readonly NewStep[]): Promise<void> => {
+      this.collected.push(...recordStepSteps(steps));
+    },
+  };
+
+  readonly modelCalls = {
+    record: async (call: ModelCallRecord): Promise<void> => {
+      this.collected.push(...recordModelCallSteps([call]));
+    },
+    recordAll: async (calls: readonly ModelCallRecord[]): Promise<void> => {
+      this.collected.push(...recordModelCallSteps(calls));
+    },
+  };
+}

@@ -1,0 +1,38 @@
+/** A value SQLite binds: text, a number, a big integer, NULL or bytes. */
+export type SqlValue = string | number | bigint | null | Uint8Array;
+
+export interface SqlStatement {
+  readonly sql: string;
+  readonly args?: readonly SqlValue[];
+}
+
+/** A result row, by column name. */
+export type SqlRow = Readonly<Record<string, unknown>>;
+
+export interface SqlResult {
+  /** The rows a query (or a write with RETURNING) produced; none for other writes. */
+  readonly rows: readonly SqlRow[];
+  /** How many rows a write changed; 0 for a query. */
+  readonly rowsAffected: number;
+  /** The rowid of the last row a write without RETURNING inserted; 0 otherwise. */
+  readonly lastInsertRowid: number;
+}
+
+/**
+ * One statement of a write, with what the table store that built it knows about its failures: how to
+ * turn a broken constraint into a Forge error (`onError` returns the error to throw), and what must be
+ * true of its result (`check` throws, e.g. when an update matched no row). Writes are built as data so
+ * the same statements commit alone, in a caller's transaction, or grouped with other runs' writes.
+ */
+export interface WriteStep {
+  readonly statement: SqlStatement;
+  readonly onError?: (error: unknown) => unknown;
+  readonly check?: (result: SqlResult) => void;
+}
+
+/** How a table store reaches the database: reads at once, writes as atomic units of steps. */
+export interface SqlAccess {
+  read(statement: SqlStatement | string): Promise<SqlResult>;
+  /** Commits the steps together (all or none) and resolves with each step's result once they are committed. */
+  write(steps: readonly WriteStep[]): Promise<SqlResult[]>;
+}
