@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readRunLog } from '../src/runlog/index.js';
 import { runCli } from './support/built-cli.js';
-import { startEngineWorld, type EngineWorld } from './support/engine-world.js';
+import { requestsMentioning, startEngineWorld, type EngineWorld } from './support/engine-world.js';
 
 describe('the forge command', () => {
   let world: EngineWorld;
@@ -13,6 +13,8 @@ describe('the forge command', () => {
     mock.on({ toolCallId: 'cli_search' }, { toolCalls: [{ id: 'cli_read', name: 'read_url', arguments: { url: web.pages.article } }], usage: { prompt_tokens: 300, completion_tokens: 12 } });
     mock.on({ toolCallId: 'cli_read' }, { content: 'Cached by tool name and arguments.', usage: { prompt_tokens: 700, completion_tokens: 9 } });
     mock.addFixture({ match: { userMessage: 'slow task' }, response: { content: 'too late' }, latency: 8_000 });
+    mock.on({ userMessage: 'cli tool list task', hasToolResult: false }, { toolCalls: [{ id: 'cli_listed', name: 'read_url', arguments: { url: web.pages.article } }, { id: 'cli_unlisted', name: 'web_search', arguments: { query: 'x' } }], usage: { prompt_tokens: 40, completion_tokens: 8 } });
+    mock.on({ userMessage: 'cli tool list task', hasToolResult: true }, { content: 'Read it.', usage: { prompt_tokens: 400, completion_tokens: 3 } });
   });
   afterAll(async () => {
     await world?.close();
@@ -90,6 +92,28 @@ describe('the forge command', () => {
     expect(allowed.code).toBe(0);
     expect(JSON.parse(allowed.stdout)).toMatchObject({ ok: true, tool: 'http_request' });
     expect(world.search.requests.length).toBe(blockedBefore + 1);
+  });
+
+  it('run --tools offers the model only the tools named, refuses the others, and names unknown ones before any model call', async () => {
+    const run = await runCli(['run', '--json', '--tools', 'read_url', '--model', 'openai:gpt-4.1-mini', 'cli tool list task'], world.env);
+    expect(run.code).toBe(0);
+    const result = JSON.parse(run.stdout) as { steps: Array<{ tool: string; ok: boolean; output: string }> };
+    expect(result.steps.map((step) => [step.tool, step.ok])).toEqual([
+      ['read_url', true],
+      ['web_search', false],
+    ]);
+    expect(result.steps[1]!.output).toContain('No tool named "web_search". Available tools: read_url.');
+    const requests = requestsMentioning(world.mock, 'cli tool list task');
+    expect(requests).toHaveLength(2);
+    for (const { body } of requests) expect((body as { tools: Array<{ function: { name: string } }> }).tools.map((tool) => tool.function.name)).toEqual(['read_url']);
+
+    const typo = await runCli(['run', '--json', '--tools', 'read_url, web_serch', '--model', 'openai:gpt-4.1-mini', 'cli tool typo task'], world.env);
+    expect(typo.code).toBe(2);
+    expect(JSON.parse(typo.stdout)).toMatchObject({ error: { name: 'UnknownToolsError', message: 'No tool named "web_serch". Available tools: web_search, read_url, http_request.' } });
+    expect(requestsMentioning(world.mock, 'cli tool typo task')).toEqual([]);
+
+    const help = await runCli(['run', '--help'], world.env);
+    expect(help.stdout).toMatch(/--tools <names>\s+only these tools, by exact name/);
   });
 
   it('bad input gets a clear error naming what was wrong', async () => {

@@ -68,7 +68,7 @@ async function harness(allowed: readonly FixtureMcpServer[], stdio: 'allow' | 'r
     dispatchToolCall(
       { name, input, callId: `call-${events.length}`, iteration: null },
       {
-        registry,
+        tools: registry.snapshot(),
         policy: defaultPolicy,
         approvals: refuseApprovals,
         emitter,
@@ -98,8 +98,8 @@ describe('MCP client: remote tools as native tools', () => {
       properties: { message: { type: 'string' }, times: { type: 'integer', minimum: 1 } },
       required: ['message'],
     });
-    // Its readOnlyHint lowers the risk, but a server's claim alone never makes a tool read-only.
-    expect(registry.get('mcp__alpha__echo')).toMatchObject({ risk: 'low', sideEffect: 'write', external: true });
+    // A server's readOnlyHint is an untrusted claim: it neither lowers the risk below medium nor makes the tool read-only.
+    expect(registry.get('mcp__alpha__echo')).toMatchObject({ risk: 'medium', sideEffect: 'write', external: true });
   });
 
   it('believes readOnlyHint only for a server added with trustAnnotations, and only for tools that say it', async () => {
@@ -109,7 +109,8 @@ describe('MCP client: remote tools as native tools', () => {
     const status = await manager.add({ name: 'alpha', url: alpha.url, transport: 'streamable-http', trustAnnotations: true });
 
     expect(status.trustAnnotations).toBe(true);
-    expect(registry.get('mcp__alpha__echo')?.sideEffect).toBe('read');
+    // Trusted, readOnlyHint makes it a read for the skills' write gate; its risk stays medium all the same.
+    expect(registry.get('mcp__alpha__echo')).toMatchObject({ sideEffect: 'read', risk: 'medium' });
     expect(registry.get('mcp__alpha__erase')).toMatchObject({ sideEffect: 'write', risk: 'high' });
     expect((await store.mcpServers.get('alpha'))?.trustAnnotations).toBe(true);
   });

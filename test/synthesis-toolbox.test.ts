@@ -53,7 +53,7 @@ describe('toolbox manifest and `forge tools add` through the verification gate',
     const emitter = createRunEmitter(bus, 'call-test');
     const outcome = await dispatchToolCall(
       { name: 'count_links', input: { url: web.pages.article }, callId: 'c1', iteration: null },
-      { registry: secondRegistry, policy: defaultPolicy, approvals: refuseApprovals, emitter, context: { runId: 'call-test', signal: new AbortController().signal, fetch, utilityModel: undefined } },
+      { tools: secondRegistry.snapshot(), policy: defaultPolicy, approvals: refuseApprovals, emitter, context: { runId: 'call-test', signal: new AbortController().signal, fetch, utilityModel: undefined } },
     );
     expect(outcome.ok).toBe(true);
     expect(outcome.ok && outcome.untrusted).toBe(true);

@@ -22,7 +22,13 @@ export const DEFAULT_MAX_ITERATIONS = 10;
 export interface AgentRunOptions {
   readonly task: string;
   readonly model: ResolvedModel;
+  /** The catalog the run takes its tools from, once, when it starts (see `ToolRegistry.snapshot`). */
   readonly registry: ToolRegistry;
+  /**
+   * The tools this run may use, by exact name; default every tool in the catalog when the run starts.
+   * A name the catalog lacks is an `UnknownToolsError` (listing what exists) before any model call.
+   */
+  readonly tools?: readonly string[];
   readonly emitter: RunEmitter;
   readonly meter: CostMeter;
   readonly policy: Policy;
@@ -76,15 +82,18 @@ function assistantMessage(text: string, calls: readonly ModelToolCall[]): LoopMe
 }
 
 /**
- * The ReAct loop: ask the model, run the tool calls it returns (in parallel) through dispatch, feed
- * the results back with their tool-call ids, and repeat until the model answers without calling a
- * tool or the iteration cap is reached. Tool failures go back to the model; model failures and
- * cancellation end the run with a recorded reason. Never throws for run-level failures: the result
- * (and the `run-end` event) says what happened.
+ * The ReAct loop: take the run's tools from the catalog (an immutable set: the model is shown these and
+ * dispatch resolves calls among these alone, whatever the catalog does meanwhile), ask the model, run
+ * the tool calls it returns (in parallel) through dispatch, feed the results back with their tool-call
+ * ids, and repeat until the model answers without calling a tool or the iteration cap is reached. Tool
+ * failures go back to the model; model failures and cancellation end the run with a recorded reason.
+ * Never throws for run-level failures: the result (and the `run-end` event) says what happened; a tool
+ * list naming unknown tools throws `UnknownToolsError` before the run starts.
  */
 export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult> {
   const started = performance.now();
-  const { emitter, meter, registry } = options;
+  const { emitter, meter } = options;
+  const tools = options.registry.snapshot(options.tools);
   const maxIterations = options.maxIterations ?? DEFAULT_MAX_ITERATIONS;
   const signal = options.signal ?? new AbortController().signal;
   const system = buildSystemPrompt(options.system);
@@ -101,7 +110,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
     model: options.model.slug,
     max_iterations: maxIterations,
     conversation_id: options.conversationId ?? null,
-    tools: registry.names(),
+    tools: tools.names(),
   });
 
   const persist = async (added: LoopMessage[], details: { model: string | null; tokens: TokenUsage | null }) => {
@@ -111,14 +120,14 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
 
   try {
     await persist([{ role: 'user', content: [{ type: 'text', text: options.task }] }], { model: null, tokens: null });
-    const tools = providerToolsFrom(registry.specifications());
+    const providerTools = providerToolsFrom(tools.specifications());
     for (let iteration = 1; iteration <= maxIterations; iteration += 1) {
       if (signal.aborted) throw new RunCancelledError(String(signal.reason ?? 'cancelled'));
       const turn = await streamMeteredModelTurn({
         model: options.model,
         system,
         messages,
-        tools,
+        tools: providerTools,
         signal,
         maxRetries: options.maxRetries ?? 2,
         emitter,
@@ -141,7 +150,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
         turn.toolCalls.map((call) =>
           dispatchToolCall(
             { name: call.name, input: call.input, callId: call.callId, iteration },
-            { registry, policy: options.policy, approvals: options.approvals, emitter, context: { ...options.toolContext, runId: emitter.runId, signal } },
+            { tools, policy: options.policy, approvals: options.approvals, emitter, context: { ...options.toolContext, runId: emitter.runId, signal } },
           ),
         ),
       );

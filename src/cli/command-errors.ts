@@ -1,4 +1,4 @@
-import { ConfigurationError, ForgeError, ModelNotConfiguredError, describeError, type ErrorInfo, type RunStatus } from '../core/index.js';
+import { ConfigurationError, ForgeError, ModelNotConfiguredError, UnknownToolsError, describeError, type ErrorInfo, type RunStatus } from '../core/index.js';
 import { printError, printJson } from './terminal-output.js';
 
 /** Exit codes of the `forge` command. */
@@ -32,7 +32,8 @@ export function reportError(error: unknown, json: boolean): number {
     printError(errorLines(info));
   }
   if (process.env['FORGE_DEBUG'] === '1' && error instanceof Error && error.stack !== undefined) printError(`${error.stack}\n`);
-  return ForgeError.isInstance(error) && (error instanceof ConfigurationError || error instanceof ModelNotConfiguredError) ? EXIT.usage : EXIT.failed;
+  const usage = error instanceof ConfigurationError || error instanceof ModelNotConfiguredError || error instanceof UnknownToolsError;
+  return ForgeError.isInstance(error) && usage ? EXIT.usage : EXIT.failed;
 }
 
 /** Parses a `--input` / JSON option, naming the option when it is not JSON. */

@@ -40,6 +40,22 @@ export class ToolNotFoundError extends ForgeError {
   }
 }
 
+/** A run's tool list names tools that are not in the catalog. Raised before the run makes any model call. */
+export class UnknownToolsError extends ForgeError {
+  /** The names asked for that no tool has, in the order given. */
+  readonly toolNames: string[];
+  readonly availableTools: string[];
+  constructor(toolNames: string[], availableTools: string[]) {
+    super({
+      name: 'UnknownToolsError',
+      message: `No tool named ${toolNames.map((name) => `"${name}"`).join(', ')}. Available tools: ${availableTools.join(', ') || '(none)'}.`,
+      hint: 'Name tools exactly as `forge tools list` shows them, separated by commas (--tools web_search,read_url).',
+    });
+    this.toolNames = toolNames;
+    this.availableTools = availableTools;
+  }
+}
+
 export class ToolInputError extends ForgeError {
   readonly toolName: string;
   /** One line per problem: the path of the bad field and what is wrong with it. */

@@ -24,17 +24,18 @@ export interface ForgeRuntime {
   readonly bus: InProcessEventBus;
   /** The secrets of this runtime (its environment's keys, opened MCP header values), redacted from events and stored messages. */
   readonly redactor: SecretRedactor;
+  /** The catalog of every tool; each run takes an immutable snapshot of it when it starts. */
   readonly registry: ToolRegistry;
   readonly fetch: GuardedFetch;
   readonly policy: Policy;
   readonly approvals: ApprovalGate;
-  /** Remote MCP servers: reconnected from the store on open, their tools in `registry` while connected. */
+  /** Remote MCP servers: reconnected from the store on open, their tools in the catalog while connected. */
   readonly mcp: McpConnectionManager;
-  /** Synthesized and hand-added tools (`FORGE_HOME/toolbox`); its promoted tools are in `registry`. */
+  /** Synthesized and hand-added tools (`FORGE_HOME/toolbox`); its promoted tools are in the catalog. */
   readonly toolbox: Toolbox;
   /** Starts every run (agent, converge, skill replay, direct tool call) and owns its lifecycle. */
   readonly runs: RunService;
-  /** Ends MCP sessions (their tools leave the registry), then closes the store. */
+  /** Ends MCP sessions (their tools leave the catalog), then closes the store. */
   close(): Promise<void>;
 }
 
@@ -112,6 +113,12 @@ export interface RunTaskOptions {
   readonly model?: string | ResolvedModel;
   readonly maxIterations?: number;
   readonly system?: string;
+  /**
+   * The tools the run may use, by exact name (`forge run --tools`); default every tool in the catalog
+   * when the run starts. A name no tool has is an `UnknownToolsError` listing what exists, thrown before
+   * a run or conversation is created.
+   */
+  readonly tools?: readonly string[];
   /** Continue this persisted conversation; a new one is created when absent. */
   readonly conversationId?: string;
   readonly signal?: AbortSignal;
@@ -134,7 +141,9 @@ export interface RunTaskResult extends AgentRunResult {
 /**
  * Runs one task end to end: resolves the model (a clear error when none is configured), records the
  * run in the store and the run log (with the runtime's secrets redacted from both), continues the
- * conversation with bounded history, and returns the documented JSON shape.
+ * conversation with bounded history, and returns the documented JSON shape. The run's tools are the
+ * catalog's (or those `tools` names) as they are when its loop starts, after a `fresh` wipe; nothing
+ * the catalog gains or loses later reaches it.
  */
 export async function runTask(runtime: ForgeRuntime, options: RunTaskOptions): Promise<RunTaskResult> {
   const { store, config } = runtime;
@@ -142,6 +151,8 @@ export async function runTask(runtime: ForgeRuntime, options: RunTaskOptions): P
     typeof options.model === 'object'
       ? options.model
       : resolveModel(defaultModelSlug(config.env, options.model), config.env, options.model === undefined ? 'FORGE_MODEL' : '--model');
+  // A tool list naming what does not exist is a usage error, not a failed run; the loop takes the set itself when it starts.
+  if (options.tools !== undefined) runtime.registry.snapshot(options.tools);
   const conversation =
     options.conversationId === undefined
       ? await store.conversations.create({ title: runtime.redactor.redactText(options.task).slice(0, 80) })
@@ -171,6 +182,7 @@ export async function runTask(runtime: ForgeRuntime, options: RunTaskOptions): P
         task: options.task,
         model,
         registry: runtime.registry,
+        ...(options.tools === undefined ? {} : { tools: options.tools }),
         emitter,
         meter,
         policy: runtime.policy,
@@ -196,7 +208,10 @@ export async function runTask(runtime: ForgeRuntime, options: RunTaskOptions): P
   return { ...(await handle.result), conversation_id: conversation.id, log_file: handle.logFile };
 }
 
-/** `--fresh`: the toolbox's tools leave the registry, then the manifest, its store mirror and their files are wiped. */
+/**
+ * `--fresh`: the toolbox's tools leave the catalog (runs already going keep theirs), then the manifest,
+ * its store mirror and their files are wiped.
+ */
 export async function wipeToolbox(runtime: ForgeRuntime): Promise<void> {
   for (const entry of runtime.toolbox.promoted()) runtime.registry.unregister(entry.name);
   await runtime.toolbox.wipe();

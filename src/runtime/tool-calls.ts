@@ -18,7 +18,8 @@ export interface ToolCallResult extends RunSummary {
 /**
  * Calls one tool without a model, as a run of its own (kind `tool-call`: a `runs` row, a run log, stored
  * events), through the same dispatch as agent runs: validation, policy, the SSRF guard, the output cap
- * and the untrusted boundary all apply. `forge tools call` and Forge's MCP server call tools this way.
+ * and the untrusted boundary all apply; the name resolves among the catalog's tools as they are when the
+ * call starts. `forge tools call` and Forge's MCP server call tools this way.
  */
 export async function callTool(runtime: ForgeRuntime, options: CallToolOptions): Promise<ToolCallResult> {
   let outcome: DispatchOutcome | undefined;
@@ -32,7 +33,7 @@ export async function callTool(runtime: ForgeRuntime, options: CallToolOptions):
       emitter.emit({ type: 'run-start', task: `tool ${options.name}`, model: 'none', max_iterations: 1, conversation_id: null, tools: [options.name] });
       outcome = await dispatchToolCall(
         { name: options.name, input: options.input, callId: 'direct', iteration: null },
-        { registry: runtime.registry, policy: runtime.policy, approvals: runtime.approvals, emitter, context: { runId, signal, fetch: runtime.fetch, utilityModel: undefined } },
+        { tools: runtime.registry.snapshot(), policy: runtime.policy, approvals: runtime.approvals, emitter, context: { runId, signal, fetch: runtime.fetch, utilityModel: undefined } },
       );
       return finishRun(emitter, meter, {
         status: outcome.ok ? 'completed' : signal.aborted ? 'cancelled' : 'failed',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { NetworkBlockedError, defineTool, type AnyTool, type ApprovalGate, type GuardedFetch, type Policy } from '../core/index.js';
 import { InProcessEventBus, createRunEmitter } from '../events/index.js';
 import { CostMeter } from '../llm/index.js';
-import { ToolRegistry } from '../tools/index.js';
+import { ToolRegistry, type ToolSet } from '../tools/index.js';
 import { replaySkill } from './replay/replay-skill.js';
 import { canonicalJson } from './canonical-json.js';
 import type { Recording, SkillDocument } from './document/skill-document.js';
@@ -17,7 +17,7 @@ import { toolSchemaProblems } from './skill-health.js';
  * recorded result. Any other input is an error naming the tool, so a binding that resolves differently
  * than when recorded cannot pass unnoticed. Nothing reaches the network.
  */
-export function cassetteRegistry(recording: Recording, live: ToolRegistry): ToolRegistry {
+export function cassetteRegistry(recording: Recording, live: ToolSet): ToolRegistry {
   const registry = new ToolRegistry();
   for (const name of new Set(recording.steps.map((step) => step.tool))) {
     const liveTool: AnyTool | undefined = live.get(name);
@@ -95,7 +95,7 @@ function recordingChooser(document: SkillDocument, recording: Recording): Choose
   };
 }
 
-async function testOneRecording(document: SkillDocument, recording: Recording, live: ToolRegistry, access: { policy: Policy; approvals: ApprovalGate }) {
+async function testOneRecording(document: SkillDocument, recording: Recording, live: ToolSet, access: { policy: Policy; approvals: ApprovalGate }) {
   const bus = new InProcessEventBus();
   const emitter = createRunEmitter(bus, `skill-test-${document.id}-${recording.run_id}`);
   const replay = await replaySkill({
@@ -139,7 +139,8 @@ async function testOneRecording(document: SkillDocument, recording: Recording, l
  * refused, and the live tools' schemas must still match. This checks a skill's bindings without
  * touching the world.
  */
-export async function testSkillAgainstRecording(document: SkillDocument, live: ToolRegistry, access: { policy: Policy; approvals: ApprovalGate }): Promise<SkillTestReport> {
+export async function testSkillAgainstRecording(document: SkillDocument, catalog: ToolRegistry, access: { policy: Policy; approvals: ApprovalGate }): Promise<SkillTestReport> {
+  const live = catalog.snapshot();
   const schemaProblems = toolSchemaProblems(document, live);
   const recordings = [];
   for (const recording of document.recordings) recordings.push(await testOneRecording(document, recording, live, access));

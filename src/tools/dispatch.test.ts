@@ -44,7 +44,7 @@ function setup(options: { policy?: Policy; approve?: boolean } = {}) {
   bus.subscribe((event) => events.push(event));
   const emitter = createRunEmitter(bus, 'run-test');
   const environment: DispatchEnvironment = {
-    registry,
+    tools: registry.snapshot(),
     policy: options.policy ?? { decide: async (request) => (request.risk === 'high' ? { decision: 'require_approval', reason: 'high risk' } : { decision: 'allow', reason: 'ok' }) },
     approvals: { request: async () => ({ approved: options.approve === true, reason: options.approve === true ? 'yes' : 'nobody approved' }) },
     emitter,
@@ -93,6 +93,20 @@ describe('dispatch', () => {
     expect(events.at(-1)).toMatchObject({ type: 'tool-error', error: { name: 'ToolNotFoundError' } });
   });
 
+  it("resolves only among the run's own tools: another tool of the catalog is not found, by name or alias, and never runs", async () => {
+    const { environment, events, executions } = setup();
+    const catalog = new ToolRegistry();
+    for (const tool of environment.tools.list()) catalog.register(tool);
+    const own = { ...environment, tools: catalog.snapshot(['delete_everything']) };
+    for (const name of ['web_search', 'webSearch', 'search']) {
+      const outcome = await dispatchToolCall({ name, input: { query: 'q' }, callId: name, iteration: 1 }, own);
+      expect(outcome).toMatchObject({ ok: false, tool: name, error: { name: 'ToolNotFoundError' } });
+      expect(outcome.output).toContain(`No tool named "${name}". Available tools: delete_everything.`);
+    }
+    expect(executions).toEqual([]);
+    expect(events.filter((event) => event.type === 'policy-decision')).toEqual([]);
+  });
+
   it('names every bad field of an input that fails the schema', async () => {
     const { environment, executions } = setup();
     const outcome = await dispatchToolCall({ name: 'web_search', input: { query: '', max_results: 99 }, callId: 'c1', iteration: 1 }, environment);
@@ -135,7 +149,7 @@ describe('dispatch', () => {
       }),
     );
     const { environment } = setup();
-    const outcome = await dispatchToolCall({ name: 'read_url', input: {}, callId: 'c1', iteration: 1 }, { ...environment, registry });
+    const outcome = await dispatchToolCall({ name: 'read_url', input: {}, callId: 'c1', iteration: 1 }, { ...environment, tools: registry.snapshot() });
     expect(outcome.ok).toBe(true);
     expect(outcome.output.match(/<\/untrusted-content/g)).toHaveLength(1);
     expect(outcome.output.match(/<untrusted-content/g)).toHaveLength(1);
@@ -160,7 +174,7 @@ describe('dispatch', () => {
     registry.register(failing('remote_fail', true));
     registry.register(failing('local_fail', false));
     registry.register(defineTool({ name: 'delete_everything', description: 'blocked', inputSchema: z.object({}), risk: 'high', sideEffect: 'write', external: true, execute: async () => 'gone' }));
-    const environment = { ...base, registry };
+    const environment = { ...base, tools: registry.snapshot() };
 
     const remote = await dispatchToolCall({ name: 'remote_fail', input: {}, callId: 'c1', iteration: 1 }, environment);
     const local = await dispatchToolCall({ name: 'local_fail', input: {}, callId: 'c2', iteration: 1 }, environment);

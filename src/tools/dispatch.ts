@@ -14,8 +14,8 @@ import {
   type ToolContext,
 } from '../core/index.js';
 import type { RunEmitter } from '../events/index.js';
-import type { ToolRegistry } from './registry.js';
 import { DEFAULT_OUTPUT_LIMIT, capToolOutput } from './result-cap.js';
+import type { ToolSet } from './tool-set.js';
 import { defangBoundaryTags } from './defang-boundary-tags.js';
 import { wrapUntrusted } from './untrusted-content.js';
 
@@ -29,7 +29,11 @@ export interface DispatchRequest {
 }
 
 export interface DispatchEnvironment {
-  readonly registry: ToolRegistry;
+  /**
+   * The run's own tools, fixed when it started: a call resolves among these alone, so a name outside
+   * them is a ToolNotFoundError listing only them, whatever else the catalog holds.
+   */
+  readonly tools: ToolSet;
   readonly policy: Policy;
   readonly approvals: ApprovalGate;
   readonly emitter: RunEmitter;
@@ -42,7 +46,7 @@ export type DispatchOutcome =
   | {
       readonly ok: true;
       readonly callId: string;
-      /** The registry name the call resolved to. */
+      /** The name of the tool the call resolved to. */
       readonly tool: string;
       readonly input: unknown;
       readonly value: unknown;
@@ -109,13 +113,13 @@ async function authorize(tool: AnyTool, input: unknown, request: DispatchRequest
 }
 
 /**
- * The one choke point every tool call passes: resolves the name, validates the input against the
- * tool's schema, asks the policy (and approvals), times the call, turns the result into text, wraps
- * external content as untrusted and caps what the model sees. Failures are treated like results: the
- * message is capped at the same limit, and an external tool's failure is wrapped as untrusted too (its
- * text came from the outside world as surely as its results do); only Forge's own refusals (policy,
- * approval, cancellation) are not. Never throws: failures come back as an outcome with `ok: false` and
- * a `tool-error` event, so a model can read and correct them.
+ * The one choke point every tool call passes: resolves the name among the run's tools (never the
+ * catalog), validates the input against the tool's schema, asks the policy (and approvals), times the
+ * call, turns the result into text, wraps external content as untrusted and caps what the model sees.
+ * Failures are treated like results: the message is capped at the same limit, and an external tool's
+ * failure is wrapped as untrusted too (its text came from the outside world as surely as its results
+ * do); only Forge's own refusals (policy, approval, cancellation) are not. Never throws: failures come
+ * back as an outcome with `ok: false` and a `tool-error` event, so a model can read and correct them.
  */
 export async function dispatchToolCall(request: DispatchRequest, environment: DispatchEnvironment): Promise<DispatchOutcome> {
   const { emitter } = environment;
@@ -126,7 +130,7 @@ export async function dispatchToolCall(request: DispatchRequest, environment: Di
   let input = request.input;
   try {
     if (environment.context.signal.aborted) throw new RunCancelledError('the run was cancelled before the tool ran');
-    const tool = environment.registry.resolve(request.name);
+    const tool = environment.tools.resolve(request.name);
     resolved = tool;
     const parsed = tool.inputSchema.safeParse(request.input ?? {});
     if (!parsed.success) throw new ToolInputError(tool.name, zodIssues(parsed.error));

@@ -1,5 +1,7 @@
 export { dispatchToolCall, type DispatchEnvironment, type DispatchOutcome, type DispatchRequest } from './dispatch.js';
-export { ToolRegistry, type JsonSchema, type ToolSpecification } from './registry.js';
+export { ToolRegistry } from './registry.js';
+export { ToolSet } from './tool-set.js';
+export type { JsonSchema, ToolSpecification } from './tool-specification.js';
 export { DEFAULT_OUTPUT_LIMIT, capToolOutput, type CappedText } from './result-cap.js';
 export { aliasCandidates, normalizeToolName } from './tool-name-aliases.js';
 export { defangBoundaryTags } from './defang-boundary-tags.js';

@@ -120,7 +120,7 @@ function dispatchEnvironment(content: string, failing: boolean): DispatchEnviron
     throw new Error('no network');
   };
   return {
-    registry,
+    tools: registry.snapshot(),
     policy: { decide: async () => ({ decision: 'allow', reason: 'ok' }) },
     approvals: { request: async () => ({ approved: false, reason: 'no' }) },
     emitter: createRunEmitter(new InProcessEventBus(), 'run-fuzz'),

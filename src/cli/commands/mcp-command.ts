@@ -90,7 +90,7 @@ FORGE_ALLOW_HOSTS, like any other self-hosted service.`,
     .option('--header <name=value>', 'a header sent with every request, e.g. "Authorization=Bearer <token>" (repeatable; stored encrypted)', collectHeader, {})
     .option('--transport <kind>', 'streamable-http (default), sse (the older HTTP+SSE transport) or stdio', parseTransport, 'streamable-http' as McpTransportKind)
     .option('--tool <names...>', 'register only these remote tools (default: all)')
-    .option('--trust-annotations', "believe the server's readOnlyHint annotations (default: every tool is treated as one that may write)")
+    .option('--trust-annotations', "let skill replays believe the server's readOnlyHint annotations (default: every tool is treated as one that may write); a tool's risk stays at least medium either way")
     .option('--allow-stdio', 'allow a stdio server, which runs a local program (local CLI only; a server never allows it)')
     .option('--json', 'print JSON')
     .addHelpText('after', `\nExamples:\n  $ forge mcp add docs https://mcp.example.org/mcp --header "Authorization=Bearer $TOKEN"\n  $ FORGE_ALLOW_HOSTS=127.0.0.1:3001 forge mcp add local http://127.0.0.1:3001/mcp`)

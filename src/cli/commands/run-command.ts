@@ -15,6 +15,15 @@ interface RunCommandOptions {
   converge?: boolean;
   fresh?: boolean;
   keep?: boolean;
+  tools?: readonly string[];
+}
+
+/** `--tools a,b`: exact tool names, commas between them; an empty list is a run without catalog tools. */
+function parseToolList(value: string): string[] {
+  return value
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
 }
 
 export function registerRunCommand(program: Command): void {
@@ -28,6 +37,7 @@ export function registerRunCommand(program: Command): void {
     .option('--conversation <id>', 'continue a persisted conversation (its id is in the --json output)')
     .option('--skills', 'replay the stored skill that covers the task instead of the agent, its inputs read from the task; a task that does not say an input is refused (the decision and its reason are logged)')
     .option('--converge', 'convergence-gated mode: one tool per turn, a plan, request_tool to synthesize missing tools; halts on final_answer or when nothing changes (cap 25 turns)')
+    .option('--tools <names>', 'only these tools, by exact name, commas between (see `forge tools list`); default every tool there is when the run starts', parseToolList)
     .option('--fresh', 'wipe the toolbox of synthesized tools before the run')
     .option('--keep', 'reuse the toolbox of synthesized tools (the default)')
     .option('--json', 'print only the final result as JSON')
@@ -40,6 +50,11 @@ Examples:
   $ forge run --model anthropic:claude-sonnet-4-6 --json "Summarize https://example.org"
   $ forge run --conversation 3f2c… "And what changed since the previous one?"
   $ forge run --converge --fresh "Count the links on https://example.org"
+  $ forge run --tools web_search,read_url "What changed in the latest Node.js release?"
+
+A run's tools are fixed when it starts: an MCP server reconnecting, a tool promoted by another run or
+a --fresh elsewhere changes what later runs get, never a running one. With --converge, the tools the
+run promotes join its own set (and every later run's).
 
 Every run is logged to FORGE_HOME/runs/<timestamp>-<id>.jsonl (replay it with \`forge replay\`).
 Ctrl-C stops the run cleanly and records why.`,
@@ -53,6 +68,7 @@ async function runCommand(task: string, options: RunCommandOptions): Promise<num
   const json = options.json === true;
   if (options.fresh === true && options.keep === true) return reportError(new ConfigurationError('--fresh', 'contradicts --keep; pass one of them.'), json);
   if (options.converge === true && options.skills === true) return reportError(new ConfigurationError('--converge', 'cannot be combined with --skills.'), json);
+  if (options.tools !== undefined && options.skills === true) return reportError(new ConfigurationError('--tools', 'cannot be combined with --skills: a skill replays the tools it recorded.'), json);
   const controller = new AbortController();
   let interrupts = 0;
   const onInterrupt = () => {
@@ -79,6 +95,7 @@ async function runCommand(task: string, options: RunCommandOptions): Promise<num
         ...(options.system === undefined ? {} : { system: options.system }),
         ...(options.conversation === undefined ? {} : { conversationId: options.conversation }),
         ...(options.converge === true ? { converge: true } : {}),
+        ...(options.tools === undefined ? {} : { tools: options.tools }),
         toolbox: options.fresh === true ? 'fresh' : 'keep',
       });
     } finally {

@@ -2,7 +2,7 @@ import { callSideEffect, describeError, type ApprovalGate, type ErrorInfo, type 
 import { finishRun, type RunSummary } from '../../agent/index.js';
 import type { RunEmitter } from '../../events/index.js';
 import type { CostMeter } from '../../llm/index.js';
-import { dispatchToolCall, type ToolRegistry } from '../../tools/index.js';
+import { dispatchToolCall, type ToolRegistry, type ToolSet } from '../../tools/index.js';
 import type { SkillDocument, SkillStep } from '../document/skill-document.js';
 import { fillTemplate } from '../document/templates.js';
 import { outputContractViolations, stepContractViolations } from '../output-contract.js';
@@ -28,6 +28,7 @@ export interface SkillReplayOptions {
   readonly request?: string;
   /** Resolve every value and run the reads, but make no write: report what each write would send. */
   readonly dryRun?: boolean;
+  /** The catalog the replay takes its tools from, once, when it starts; every step resolves among those. */
   readonly registry: ToolRegistry;
   readonly policy: Policy;
   readonly approvals: ApprovalGate;
@@ -116,17 +117,18 @@ function refusalHint(document: SkillDocument, index: number, resolutions: readon
     : `Give the value yourself (${examples.map((name) => `--input ${name}=<value>`).join(' ')}), pin an argument that never changes with \`forge skill edit ${document.name} --constant <steps[i].path>\`, or run the task with the full agent (forge run).`;
 }
 
-function stepSideEffect(step: SkillStep, registry: ToolRegistry, input: unknown): 'read' | 'write' {
-  const tool = registry.get(step.tool);
+function stepSideEffect(step: SkillStep, tools: ToolSet, input: unknown): 'read' | 'write' {
+  const tool = tools.get(step.tool);
   if (step.side_effect === 'write' || tool === undefined) return 'write';
   return callSideEffect(tool, input);
 }
 
 /**
- * Replays a skill as a run of its own: `run-start`, then per step a `skill-step` event (its final
- * arguments, whether it writes, and how each value was resolved) and the tool call itself through
- * `dispatchToolCall` (policy, approvals, capping and the untrusted boundary apply as in any run), then
- * `run-end` with the model calls the replay made, counted by the meter. A deterministic replay is
+ * Replays a skill as a run of its own, with the tools the catalog holds when it starts: `run-start`,
+ * then per step a `skill-step` event (its final arguments, whether it writes, and how each value was
+ * resolved) and the tool call itself through `dispatchToolCall` (policy, approvals, capping and the
+ * untrusted boundary apply as in any run), then `run-end` with the model calls the replay made, counted
+ * by the meter. A deterministic replay is
  * given no model at all. Before anything runs, the tools' schemas are checked against the recording;
  * each fresh result is checked against its step's output contract before the next step runs, so a
  * skill found stale stops before any later write. A step that writes runs only when every argument is
@@ -135,7 +137,8 @@ function stepSideEffect(step: SkillStep, registry: ToolRegistry, input: unknown)
  */
 export async function replaySkill(options: SkillReplayOptions): Promise<SkillReplayResult> {
   const started = performance.now();
-  const { document, emitter, meter, registry } = options;
+  const { document, emitter, meter } = options;
+  const tools = options.registry.snapshot();
   const signal = options.signal ?? new AbortController().signal;
   const dryRun = options.dryRun === true;
   const steps: ReplayStepReport[] = [];
@@ -157,12 +160,12 @@ export async function replaySkill(options: SkillReplayOptions): Promise<SkillRep
     model: options.rescueModel?.slug ?? 'none',
     max_iterations: 1,
     conversation_id: null,
-    tools: registry.names(),
+    tools: tools.names(),
   });
   try {
     const inputs = validateSkillInputs(document, options.inputs);
     mode = chooseMode(document, inputs, options.mode ?? 'auto');
-    const problems = toolSchemaProblems(document, registry);
+    const problems = toolSchemaProblems(document, tools);
     if (problems.length > 0) {
       markStale(problems.join('; '));
       throw new SkillStaleError(document.name, problems.join('; '));
@@ -170,7 +173,7 @@ export async function replaySkill(options: SkillReplayOptions): Promise<SkillRep
     const dispatch = (index: number, input: Record<string, unknown>, callId: string) =>
       dispatchToolCall(
         { name: document.steps[index]!.tool, input, callId, iteration: null },
-        { registry, policy: options.policy, approvals: options.approvals, emitter, context: { ...options.toolContext, runId: emitter.runId, signal } },
+        { tools, policy: options.policy, approvals: options.approvals, emitter, context: { ...options.toolContext, runId: emitter.runId, signal } },
       );
     // Reads run to show a rescue what bare candidates are; the step then reuses the outcome of its own input.
     const probed = new Map<string, Awaited<ReturnType<typeof dispatch>>>();
@@ -186,7 +189,7 @@ export async function replaySkill(options: SkillReplayOptions): Promise<SkillRep
       chooser: mode === 'deterministic' ? undefined : (options.chooser ?? (options.rescueModel === undefined ? undefined : modelChooser(options.rescueModel))),
       signal,
       probeStep: async (index, input) => {
-        if (stepSideEffect(document.steps[index]!, registry, input) !== 'read') return undefined;
+        if (stepSideEffect(document.steps[index]!, tools, input) !== 'read') return undefined;
         const outcome = await dispatch(index, input, `step_${index}_probe_${probed.size + 1}`);
         probed.set(probeKey(index, input), outcome);
         return outcome.ok ? resultData(outcome.output) : undefined;
@@ -194,7 +197,7 @@ export async function replaySkill(options: SkillReplayOptions): Promise<SkillRep
     };
     for (const [index, step] of document.steps.entries()) {
       const resolved = await resolveStepInput(state, index);
-      const sideEffect = stepSideEffect(step, registry, resolved.ok ? resolved.input : undefined);
+      const sideEffect = stepSideEffect(step, tools, resolved.ok ? resolved.input : undefined);
       if (!resolved.ok && dryRun && resolved.afterSkippedWrite) {
         dryRunStop = `step ${index} (${step.tool}) needs the result of a write this dry run did not make; nothing after it was resolved`;
         break;

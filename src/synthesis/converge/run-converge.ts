@@ -13,7 +13,7 @@ import {
 } from '../../core/index.js';
 import type { RunEmitter } from '../../events/index.js';
 import type { CostMeter, ResolvedModel } from '../../llm/index.js';
-import { ToolRegistry, dispatchToolCall, type DispatchOutcome } from '../../tools/index.js';
+import { dispatchToolCall, type DispatchOutcome, type ToolRegistry } from '../../tools/index.js';
 import { synthesizeTool, type ToolRequest } from '../pipeline/index.js';
 import type { SandboxLimits } from '../sandbox/index.js';
 import { registerPromotedTool, type Toolbox } from '../toolbox/index.js';
@@ -36,8 +36,17 @@ export interface ConvergeRunOptions {
   readonly model: ResolvedModel;
   /** The test author; defaults to `model` (still its own conversation). */
   readonly testModel?: ResolvedModel;
-  /** The runtime's registry: promoted tools are registered here and the agent may call any tool in it. */
+  /**
+   * The catalog. The run takes its tools from it once, when it starts; a tool the run promotes joins
+   * the run's own set at once and is registered here for runs started later.
+   */
   readonly registry: ToolRegistry;
+  /**
+   * The catalog tools this run may use, by exact name; default every tool in the catalog when the run
+   * starts. A name the catalog lacks is an `UnknownToolsError` (listing what exists) before any model
+   * call. The loop's own tools and the tools it promotes are always in its set.
+   */
+  readonly tools?: readonly string[];
   readonly toolbox: Toolbox;
   readonly emitter: RunEmitter;
   readonly meter: CostMeter;
@@ -72,10 +81,12 @@ function toolResultPart(outcome: DispatchOutcome, name: string): LanguageModelV3
 /**
  * The convergence-gated loop. Every turn the model must call exactly one tool (forced tool choice,
  * parallel calls off; extra calls are refused): `update_plan`, `request_tool` (runs the synthesis
- * pipeline), `final_answer`, or any registry tool — all through dispatch. After each turn the state block
+ * pipeline), `final_answer`, or any tool of the run's set — all through dispatch. The set is taken from
+ * the catalog when the run starts and changes only by what this run promotes, so a concurrent run's
+ * promotion, an MCP reconnect or a `--fresh` elsewhere never reaches it. After each turn the state block
  * (plan and toolbox) is re-sent and the halt rule (`checkConvergence`) is applied. Halts by
  * `final_answer`, `converged`, or the turn cap (flagged in `warnings` and `run-end`). Never throws for
- * run-level failures.
+ * run-level failures; a tool list naming unknown tools throws `UnknownToolsError` before the run starts.
  */
 export async function runConverge(options: ConvergeRunOptions): Promise<ConvergeRunResult> {
   const started = performance.now();
@@ -105,8 +116,9 @@ export async function runConverge(options: ConvergeRunOptions): Promise<Converge
     },
     async requestTool(request: ToolRequest) {
       const existing = toolbox.get(request.name);
-      if (existing?.status === 'promoted') return `${request.name} already exists and is promoted; call it directly.`;
-      if (existing === undefined && registry.get(request.name) !== undefined) return `${request.name} already exists (a built-in or MCP tool); call it directly.`;
+      const callable = tools.has(request.name) ? '; call it directly.' : ", but it is not in this run's tools.";
+      if (existing?.status === 'promoted') return `${request.name} already exists and is promoted${callable}`;
+      if (existing === undefined && (tools.has(request.name) || registry.get(request.name) !== undefined)) return `${request.name} already exists (a built-in or MCP tool)${callable}`;
       if (CONVERGE_BUILTIN_NAMES.includes(request.name as (typeof CONVERGE_BUILTIN_NAMES)[number])) return `${request.name} is reserved.`;
       syntheses += 1;
       changes.toolboxChanged = true;
@@ -126,7 +138,9 @@ export async function runConverge(options: ConvergeRunOptions): Promise<Converge
       if (outcome.status === 'failed') {
         return `${request.name} failed verification after ${outcome.revisions} revisions and is not available:\n- ${outcome.failures.join('\n- ')}`;
       }
-      registerPromotedTool(registry, toolbox, outcome.entry);
+      // Usable by this run at once, and by runs started from now on; runs already going keep their own sets.
+      const promoted = registerPromotedTool(registry, toolbox, outcome.entry);
+      if (promoted !== undefined) tools = tools.with([promoted]);
       return `${request.name} passed its adversarial test in the sandbox and was promoted (after ${outcome.revisions} revisions). Input schema: ${JSON.stringify(outcome.entry.input_schema)}`;
     },
     finalAnswer(text) {
@@ -135,26 +149,23 @@ export async function runConverge(options: ConvergeRunOptions): Promise<Converge
       return 'Answer recorded.';
     },
   });
-  const turnRegistry = () => {
-    const combined = new ToolRegistry();
-    for (const tool of registry.list()) combined.register(tool);
-    for (const tool of builtins) combined.register(tool);
-    return combined;
-  };
+  // The run's set: the catalog as it is now, and the loop's own tools (which take their names over from any catalog tool).
+  let tools = registry.snapshot(options.tools).with(builtins);
+  // Promoted tools the run cannot call are not shown as promoted: they belong to other runs' sets or were left out of its tool list.
+  const stateBlock = () => renderStateBlock({ turn, cap, plan, tools: toolbox.list().filter((entry) => entry.status !== 'promoted' || tools.has(entry.name)) });
 
-  emitter.emit({ type: 'run-start', task: options.task, model: options.model.slug, max_iterations: cap, conversation_id: null, tools: turnRegistry().names() });
+  emitter.emit({ type: 'run-start', task: options.task, model: options.model.slug, max_iterations: cap, conversation_id: null, tools: tools.names() });
   const persist = async (added: LoopMessage[], details: { model: string | null; tokens: TokenUsage | null }) => {
     messages.push(...added);
     await options.onMessages?.(added, details);
   };
 
   try {
-    await persist([{ role: 'user', content: [{ type: 'text', text: `${options.task}\n\n${renderStateBlock({ turn: 0, cap, plan, tools: toolbox.list() })}` }] }], { model: null, tokens: null });
+    await persist([{ role: 'user', content: [{ type: 'text', text: `${options.task}\n\n${stateBlock()}` }] }], { model: null, tokens: null });
     while (turn < cap) {
       turn += 1;
       if (signal.aborted) throw new RunCancelledError(String(signal.reason ?? 'cancelled'));
       changes = { toolboxChanged: false, planMutated: false, toolUsed: false };
-      const tools = turnRegistry();
       const modelTurn = await streamMeteredModelTurn({
         model: options.model,
         system,
@@ -184,13 +195,13 @@ export async function runConverge(options: ConvergeRunOptions): Promise<Converge
         }
         const outcome = await dispatchToolCall(
           { name: call.name, input: call.input, callId: call.callId, iteration: turn },
-          { registry: tools, policy: options.policy, approvals: options.approvals, emitter, context: { ...options.toolContext, runId: emitter.runId, signal } },
+          { tools, policy: options.policy, approvals: options.approvals, emitter, context: { ...options.toolContext, runId: emitter.runId, signal } },
         );
         if (outcome.ok && !CONVERGE_BUILTIN_NAMES.includes(outcome.tool as (typeof CONVERGE_BUILTIN_NAMES)[number])) changes.toolUsed = true;
         steps.push({ call_id: outcome.callId, iteration: turn, tool: outcome.tool, input: outcome.input, ok: outcome.ok, output: outcome.output, error: outcome.ok ? null : outcome.error, duration_ms: outcome.durationMs });
         results.push(toolResultPart(outcome, call.name));
       }
-      const state = renderStateBlock({ turn, cap, plan, tools: toolbox.list() });
+      const state = stateBlock();
       const reminder = calls.length === 0 ? 'You called no tool. ' : '';
       await persist(
         [...(results.length === 0 ? [] : [{ role: 'tool' as const, content: results }]), { role: 'user', content: [{ type: 'text', text: `${reminder}${state}` }] }],

@@ -18,8 +18,9 @@ export interface AddVerifiedToolOptions {
 /**
  * `forge tools add`: a hand-written tool passes the very gate synthesized tools pass (its test must pass
  * in the sandbox, fail on every stub, and the tool may use only what it declares), then is promoted and
- * registered. Throws `ToolVerificationError` listing every reason it did not pass (nothing is recorded),
- * and `ToolDefinitionError` when a built-in or MCP tool already has its name.
+ * registered in the catalog, for runs started from then on. Throws `ToolVerificationError` listing every
+ * reason it did not pass (nothing is recorded), and `ToolDefinitionError` when a built-in or MCP tool
+ * already has its name.
  */
 export async function addVerifiedTool(toolbox: Toolbox, registry: ToolRegistry, options: AddVerifiedToolOptions): Promise<ToolboxEntry> {
   const verification = await verifyInScratch(toolbox, options);

@@ -1,25 +1,26 @@
+import type { AnyTool } from '../../core/index.js';
 import type { ToolRegistry } from '../../tools/index.js';
 import { createSynthesizedTool } from './synthesized-tool.js';
 import type { Toolbox } from './toolbox.js';
 import type { ToolboxEntry } from './toolbox-entry.js';
 
 /**
- * Puts one promoted entry into the registry as an ordinary tool (replacing an older version of it), jailed
- * to its own files folder and counting its uses in the manifest. Entries that are not promoted never
- * enter the registry.
+ * Puts one promoted entry into the catalog as an ordinary tool (replacing an older version of it), jailed
+ * to its own files folder and counting its uses in the manifest, and returns that tool. Entries that are
+ * not promoted never enter the catalog (undefined). Runs already going keep the sets they took.
  */
-export function registerPromotedTool(registry: ToolRegistry, toolbox: Toolbox, entry: ToolboxEntry): void {
-  if (entry.status !== 'promoted') return;
+export function registerPromotedTool(registry: ToolRegistry, toolbox: Toolbox, entry: ToolboxEntry): AnyTool | undefined {
+  if (entry.status !== 'promoted') return undefined;
+  const tool = createSynthesizedTool(entry, {
+    jailRoot: toolbox.filesFolder(entry.name),
+    onUse: async (name) => {
+      const current = toolbox.get(name);
+      if (current !== undefined) await toolbox.update(name, { uses: current.uses + 1 });
+    },
+  });
   registry.unregister(entry.name);
-  registry.register(
-    createSynthesizedTool(entry, {
-      jailRoot: toolbox.filesFolder(entry.name),
-      onUse: async (name) => {
-        const current = toolbox.get(name);
-        if (current !== undefined) await toolbox.update(name, { uses: current.uses + 1 });
-      },
-    }),
-  );
+  registry.register(tool);
+  return tool;
 }
 
 /** Registers every promoted tool of the toolbox, skipping names a built-in or MCP tool already holds. */

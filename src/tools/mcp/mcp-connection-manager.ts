@@ -92,11 +92,13 @@ const defaultTimeoutMs = 30_000;
 
 /**
  * Owns every remote MCP server: keeps their records in the store, their sessions open, and their tools
- * in the one `ToolRegistry` while (and only while) they are connected. Started, it reconnects every
- * stored server; a server that is down shows `reconnecting` and is retried with backoff in the
- * background until it answers. Tool list changes (`notifications/tools/list_changed`, or `refresh`)
- * add and remove registry tools to match the server. A call that finds the session broken marks the
- * server `reconnecting`, so the next attempt starts a new session.
+ * in the catalog (the one `ToolRegistry`) while (and only while) they are connected. Started, it
+ * reconnects every stored server; a server that is down shows `reconnecting` and is retried with
+ * backoff in the background until it answers. Tool list changes (`notifications/tools/list_changed`,
+ * or `refresh`) add and remove catalog tools to match the server. All of this changes the catalog for
+ * runs started afterwards: a running run keeps the tools it took, and its calls go to the server's
+ * current session. A call that finds the session broken marks the server `reconnecting`, so the next
+ * attempt starts a new session.
  */
 export class McpConnectionManager {
   private readonly entries = new Map<string, ServerEntry>();

@@ -24,11 +24,13 @@ export interface RemoteToolTrust {
  * in dispatch. Its description is the server's text, so the model is told so: a line Forge wrote says
  * whose tool it is and that its description and schema are third-party text, and the server's
  * description follows inside the untrusted-content boundary, capped at 4,000 characters. It is
- * `external` (its output is content Forge did not write, so dispatch wraps it as untrusted) and its
- * risk follows the server's annotations: read-only tools are `low`, tools that say they are destructive
- * are `high`, the rest `medium`. It is a `write` tool, as the MCP specification's defaults assume a
- * tool may be, unless the server is trusted and the tool says `readOnlyHint: true`. Policy, approvals
- * and output capping apply through the normal dispatch, like any tool.
+ * `external` (its output is content Forge did not write, so dispatch wraps it as untrusted). Its
+ * annotations are claims of an untrusted party, so they may raise its risk but never lower it: a tool
+ * that says it is destructive is `high`, every other one `medium` — `readOnlyHint` included, trusted
+ * server or not. It is a `write` tool, as the MCP specification's defaults assume a tool may be, unless
+ * the server is trusted (`--trust-annotations`) and the tool says `readOnlyHint: true`; that only lets a
+ * skill replay send it unproven arguments, never lets the policy treat it as low risk. Policy,
+ * approvals and output capping apply through the normal dispatch, like any tool.
  */
 export function createRemoteTool(serverName: string, remote: McpTool, call: RemoteCall, trust: RemoteToolTrust = { trustAnnotations: false }): AnyTool {
   const name = mcpToolName(serverName, remote.name);
@@ -46,10 +48,9 @@ export function createRemoteTool(serverName: string, remote: McpTool, call: Remo
   };
 }
 
+/** `medium` at least, whatever the server says: only a claim that makes a tool riskier is believed. */
 function riskOf(remote: McpTool): RiskLevel {
-  if (remote.annotations?.readOnlyHint === true) return 'low';
-  if (remote.annotations?.destructiveHint === true) return 'high';
-  return 'medium';
+  return remote.annotations?.destructiveHint === true ? 'high' : 'medium';
 }
 
 /** A description is read on every model call; a server gets this many characters of it. */
