@@ -20,12 +20,15 @@ import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Stream
 import { z } from 'zod';
 import { defineTool } from '../src/core/index.js';
 import { openRuntime, runTask, type ForgeRuntime } from '../src/runtime/index.js';
+import { openStore } from '../src/store/index.js';
 
 const COUNTS = (process.env['COUNTS'] ?? '10,100,1000,2000').split(',').map(Number);
 const DELAY_MS = Number(process.env['DELAY_MS'] ?? 1000);
 const MODEL_CALLS = 3;
 /** AUDIT=0 skips the persistence audit (for profiling the runs alone). */
 const AUDIT = process.env['AUDIT'] !== '0';
+/** STORE_THREAD=worker runs the file store's SQL on its own worker thread instead of the main thread (for comparison). */
+const STORE_THREAD = process.env['STORE_THREAD'] === 'worker' ? 'worker' : 'main';
 
 const usage = {
   inputTokens: { total: 40, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
@@ -93,7 +96,8 @@ async function audit(runtime: ForgeRuntime, results: ReadonlyArray<{ run_id: str
 
 async function measure(count: number): Promise<Figures> {
   const home = await mkdtemp(path.join(tmpdir(), 'forge-bench-concurrency-'));
-  const runtime = await openRuntime({ FORGE_HOME: home }, home, { mcp: { startupWaitMs: 0 } });
+  const store = await openStore({ url: path.join(home, 'forge.db'), thread: STORE_THREAD });
+  const runtime = await openRuntime({ FORGE_HOME: home }, home, { store, mcp: { startupWaitMs: 0 } });
   try {
     for (const name of ['noop_a', 'noop_b']) {
       runtime.registry.register(defineTool({ name, description: 'does nothing', inputSchema: z.object({ value: z.number() }), risk: 'low', sideEffect: 'read', execute: async ({ value }) => ({ value }) }));
@@ -134,7 +138,7 @@ async function measure(count: number): Promise<Figures> {
 }
 
 const ideal = MODEL_CALLS * DELAY_MS;
-process.stdout.write(`concurrent runs in one process — real runtime (libSQL file store, run logs), ${MODEL_CALLS} model calls answered after ${DELAY_MS} ms and ${MODEL_CALLS - 1} no-op tools per run; ideal ${(ideal / 1000).toFixed(1)} s\n\n`);
+process.stdout.write(`concurrent runs in one process — real runtime (libSQL file store with its SQL on the ${STORE_THREAD === 'main' ? 'main thread' : 'worker thread'}, run logs), ${MODEL_CALLS} model calls answered after ${DELAY_MS} ms and ${MODEL_CALLS - 1} no-op tools per run; ideal ${(ideal / 1000).toFixed(1)} s\n\n`);
 process.stdout.write(`${'runs'.padStart(6)}${'wall s'.padStart(9)}${'× ideal'.padStart(9)}${'lag p50'.padStart(10)}${'lag p99'.padStart(10)}${'lag max'.padStart(10)}${'CPU s'.padStart(8)}${'KB/run'.padStart(9)}${'failed'.padStart(8)}  persistence audit\n`);
 const rows: Figures[] = [];
 for (const count of COUNTS) {

@@ -46,6 +46,8 @@ export interface RuntimeOptions {
    * redacts what the runtime learns; a new one when absent.
    */
   readonly redactor?: SecretRedactor;
+  /** A store opened by the caller (the runtime closes it with itself); by default FORGE_DATABASE_URL's. */
+  readonly store?: Store;
   readonly mcp?: {
     /** Stdio MCP servers start local programs: `allow` only for the local CLI's explicit opt-in; servers pass `refuse`. */
     readonly stdio?: StdioPermission;
@@ -72,7 +74,7 @@ export async function openRuntime(env: Environment = process.env, cwd: string = 
   for (const tool of createBuiltinTools(searchConfigFromEnv(env))) registry.register(tool);
   const redactor = options.redactor ?? new SecretRedactor();
   for (const secret of secretsFromEnvironment(env)) redactor.add(secret);
-  const store = await openStore({ url: config.databaseUrl });
+  const store = options.store ?? (await openStore({ url: config.databaseUrl }));
   const mcp = new McpConnectionManager({
     store: store.mcpServers,
     registry,

@@ -2,7 +2,7 @@ import { mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Store } from '../core/index.js';
 import { databaseLocationFromUrl } from './database-location.js';
-import { LibsqlStore } from './libsql/index.js';
+import { LibsqlStore, type SqlThread } from './libsql/index.js';
 
 /**
  * Opens the store a database URL names and brings its schema up to date. Accepts `:memory:`, a
@@ -13,13 +13,14 @@ import { LibsqlStore } from './libsql/index.js';
  *
  * Throws `ConfigurationError` for a `postgres://` or `postgresql://` URL (the PostgreSQL store is not
  * in this build yet) and for any other scheme, and `SchemaVersionError` for a database a newer Forge
- * wrote, which it leaves untouched.
+ * wrote, which it leaves untouched. `thread` says where a file database's SQL runs (default: the main
+ * thread; `worker` for its own thread, see `SqlThread`).
  */
-export async function openStore(options: { url: string }): Promise<Store> {
+export async function openStore(options: { url: string; thread?: SqlThread }): Promise<Store> {
   const location = databaseLocationFromUrl(options.url);
   if (location.kind === 'memory') return LibsqlStore.open({ path: ':memory:' });
   await mkdir(dirname(location.path), { recursive: true, mode: 0o700 });
   // Created here, empty, so SQLite finds it already private rather than creating it 0644.
   await (await open(location.path, 'a', 0o600)).close();
-  return LibsqlStore.open({ path: location.path });
+  return LibsqlStore.open({ path: location.path, ...(options.thread === undefined ? {} : { thread: options.thread }) });
 }

@@ -1,6 +1,6 @@
 import { createSchemaMigrationsTable, pendingMigrations, type Migration } from '../migrations/index.js';
 import { readNumber } from './row-values.js';
-import type { SqliteConnection } from './sqlite-connection.js';
+import type { SqliteConnection } from './sqlite-core.mjs';
 import { beginWrite } from './write-lock.js';
 
 /**

@@ -1,7 +1,7 @@
 import { StoreUnavailableError } from '../store-unavailable-error.js';
 import type { SqlResult, WriteStep } from './sql-access.js';
-import type { SqliteConnection } from './sqlite-connection.js';
-import { beginWrite } from './write-lock.js';
+import { sqlErrorFrom, type SqlEngine } from './sql-engine.js';
+import type { UnitOutcome } from './sqlite-protocol.js';
 
 interface PendingUnit {
   readonly steps: readonly WriteStep[];
@@ -10,23 +10,21 @@ interface PendingUnit {
 }
 
 export interface GroupCommitOptions {
-  /** How long a write waits for another process's write lock before it fails; default 5 s. */
-  readonly busyTimeoutMs?: number;
   /** How many statements may wait for the next commit; past it, writes fail at once; default 100,000. */
   readonly maxQueuedSteps?: number;
 }
 
 /**
- * The one writer of a process's database connection. Writes queued during a tick (every run's events,
- * steps, messages, status changes) are committed together at the next one, in one transaction, each
- * unit inside its own savepoint: a unit that fails (a broken constraint) is rolled back alone and its
- * caller gets the error, the others commit. A unit's promise resolves only once its commit is done.
+ * The one writer of a process's database. Writes queued during a tick (every run's events, steps,
+ * messages, status changes) are committed together at the next one, in one transaction, each unit in
+ * its own savepoint: a unit that fails (a broken constraint, an update of nothing) is rolled back alone
+ * and its caller gets the error, mapped by the step that failed; the others commit. A unit's promise
+ * resolves only once its commit is done. While one group commits, the next one gathers.
  *
- * The transaction runs start to end in one synchronous call, so no lock is ever held across an `await`
- * and reads on the same connection never see half of a unit. When another process holds the write
- * lock, the writer waits for it with timers (the event loop stays free) and fails the queued writes
- * loudly after `busyTimeoutMs`. The queue is bounded: a stuck or overloaded writer refuses new writes
- * with an error rather than growing without end, and nothing queued is ever dropped silently.
+ * The transaction runs start to end in one synchronous stretch of the engine, so no lock is held
+ * across an `await` and reads never see half a unit. The queue is bounded: a stuck or overloaded
+ * database refuses new writes with an error rather than growing without end, and nothing queued is
+ * ever dropped silently: every unit is committed or told why not.
  */
 export class GroupCommitWriter {
   private queue: PendingUnit[] = [];
@@ -34,14 +32,12 @@ export class GroupCommitWriter {
   private scheduled = false;
   private flushing: Promise<void> = Promise.resolve();
   private closed = false;
-  private readonly busyTimeoutMs: number;
   private readonly maxQueuedSteps: number;
 
   constructor(
-    private readonly connection: SqliteConnection,
+    private readonly engine: SqlEngine,
     options: GroupCommitOptions = {},
   ) {
-    this.busyTimeoutMs = options.busyTimeoutMs ?? 5_000;
     this.maxQueuedSteps = options.maxQueuedSteps ?? 100_000;
   }
 
@@ -78,8 +74,8 @@ export class GroupCommitWriter {
   private schedule(): void {
     if (this.scheduled) return;
     this.scheduled = true;
-    // At the next turn of the event loop, once this tick's writes are all queued, and after any earlier
-    // flush that is still waiting for another process's lock.
+    // At the next turn of the event loop, once this tick's writes are all queued, and after the group
+    // that is committing now.
     this.flushing = this.flushing.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(() => this.flush());
   }
 
@@ -90,60 +86,26 @@ export class GroupCommitWriter {
     this.queue = [];
     this.queuedSteps = 0;
     try {
-      await beginWrite(this.connection, this.busyTimeoutMs);
+      const group = await this.engine.commit(units.map((unit) => ({ statements: unit.steps.map((step) => step.statement), requireChange: unit.steps.map((step) => step.ifUnchanged !== undefined) })));
+      if (!group.committed) throw sqlErrorFrom(group.error);
+      units.forEach((unit, index) => settle(unit, group.outcomes[index]!));
     } catch (error) {
+      // The whole group was lost (the lock never came, the disk is full, the thread died): each caller hears it.
       for (const unit of units) unit.reject(error);
-      return;
-    }
-    this.commit(units);
-  }
-
-  /**
-   * Runs every unit in its savepoint and commits, all in one synchronous stretch. Anything that breaks
-   * the transaction itself (an I/O error, a full disk at commit) fails every unit of the group.
-   */
-  private commit(units: readonly PendingUnit[]): void {
-    let outcomes: Array<{ ok: true; results: SqlResult[] } | { ok: false; error: unknown }>;
-    try {
-      outcomes = units.map((unit) => this.runUnit(unit));
-      this.connection.execute('COMMIT');
-    } catch (error) {
-      try {
-        if (this.connection.inTransaction) this.connection.execute('ROLLBACK');
-      } catch {
-        // The connection reports the original failure; a rollback that also fails adds nothing to act on.
-      }
-      for (const unit of units) unit.reject(error);
-      return;
-    }
-    units.forEach((unit, index) => {
-      const outcome = outcomes[index]!;
-      if (outcome.ok) unit.resolve(outcome.results);
-      else unit.reject(outcome.error);
-    });
-  }
-
-  private runUnit(unit: PendingUnit): { ok: true; results: SqlResult[] } | { ok: false; error: unknown } {
-    this.connection.execute('SAVEPOINT unit');
-    try {
-      const results = unit.steps.map((step) => runStep(this.connection, step));
-      this.connection.execute('RELEASE unit');
-      return { ok: true, results };
-    } catch (error) {
-      this.connection.execute('ROLLBACK TO unit');
-      this.connection.execute('RELEASE unit');
-      return { ok: false, error };
     }
   }
 }
 
-function runStep(connection: SqliteConnection, step: WriteStep): SqlResult {
-  let result: SqlResult;
-  try {
-    result = connection.execute(step.statement);
-  } catch (error) {
-    throw step.onError?.(error) ?? error;
+function settle(unit: PendingUnit, outcome: UnitOutcome): void {
+  if (outcome.ok) {
+    unit.resolve(outcome.results);
+    return;
   }
-  step.check?.(result);
-  return result;
+  const step = unit.steps[outcome.step]!;
+  if (outcome.unchanged) {
+    unit.reject(step.ifUnchanged?.() ?? new Error('A write changed no row.'));
+    return;
+  }
+  const error = sqlErrorFrom(outcome.error);
+  unit.reject(step.onError?.(error) ?? error);
 }

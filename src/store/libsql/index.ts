@@ -1,1 +1,1 @@
-export { LibsqlStore } from './libsql-store.js';
+export { LibsqlStore, type SqlThread } from './libsql-store.js';

@@ -60,9 +60,7 @@ export class LibsqlMcpServerStore implements McpServerStore {
           sql: `UPDATE mcp_servers SET ${[...assignments, 'updated_at = ?'].join(', ')} WHERE name = ? RETURNING ${serverColumns}`,
           args: [...values, new Date().toISOString(), name],
         },
-        check: (updated) => {
-          if (updated.rows.length === 0) throw new NotFoundError('MCP server', name, 'List the configured servers with `forge mcp list`.');
-        },
+        ifUnchanged: () => new NotFoundError('MCP server', name, 'List the configured servers with `forge mcp list`.'),
       },
     ]);
     return serverFromRow(onlyRow(result!.rows));

@@ -97,9 +97,7 @@ export function updateRunStep(id: string, update: RunUpdate, options: { returnin
       sql: `UPDATE runs SET ${[...assignments, 'updated_at = ?'].join(', ')} WHERE id = ?${options.returning ? ` RETURNING ${runColumns}` : ''}`,
       args: [...values, new Date().toISOString(), id],
     },
-    check: (result) => {
-      if ((options.returning ? result.rows.length : result.rowsAffected) === 0) throw new NotFoundError('run', id, 'Create the run with store.runs.create before updating it.');
-    },
+    ifUnchanged: () => new NotFoundError('run', id, 'Create the run with store.runs.create before updating it.'),
   };
 }
 

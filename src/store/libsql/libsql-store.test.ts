@@ -11,7 +11,7 @@ import { openStore } from '../open-store.js';
 import { describeStoreContract } from '../store-contract.js';
 import { applyMigrations } from './apply-migrations.js';
 import { LibsqlStore } from './libsql-store.js';
-import { SqliteConnection } from './sqlite-connection.js';
+import { SqliteConnection } from './sqlite-core.mjs';
 import { sqliteDialect } from './sqlite-dialect.js';
 
 const aRun: NewRun = { id: 'run-1', task: 'task', model: 'openai:gpt-4.1-mini', conversationId: null };
@@ -24,6 +24,24 @@ describeStoreContract('libsql file database', async () => {
     store: opened[0] as Store,
     reopen: async () => {
       const store = await openStore({ url: path });
+      opened.push(store);
+      return store;
+    },
+    cleanup: async () => {
+      await Promise.all(opened.map((store) => store.close()));
+      await rm(folder, { recursive: true, force: true });
+    },
+  };
+}, { durable: true });
+
+describeStoreContract('libsql file database, SQL on a worker thread', async () => {
+  const folder = await mkdtemp(join(tmpdir(), 'forge-store-'));
+  const path = join(folder, 'forge.db');
+  const opened: Store[] = [await LibsqlStore.open({ path, thread: 'worker' })];
+  return {
+    store: opened[0] as Store,
+    reopen: async () => {
+      const store = await LibsqlStore.open({ path, thread: 'worker' });
       opened.push(store);
       return store;
     },
@@ -65,7 +83,7 @@ describe('LibsqlStore on a file', () => {
   }
 
   function rawConnection(path: string): SqliteConnection {
-    const connection = SqliteConnection.open(path);
+    const connection = SqliteConnection.open(path, { busyTimeoutMs: 0 });
     connections.push(connection);
     return connection;
   }

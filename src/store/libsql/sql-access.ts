@@ -20,14 +20,15 @@ export interface SqlResult {
 
 /**
  * One statement of a write, with what the table store that built it knows about its failures: how to
- * turn a broken constraint into a Forge error (`onError` returns the error to throw), and what must be
- * true of its result (`check` throws, e.g. when an update matched no row). Writes are built as data so
- * the same statements commit alone, in a caller's transaction, or grouped with other runs' writes.
+ * turn a broken constraint into a Forge error (`onError` returns the error to throw), and the error
+ * for a statement that must change a row and changed none (`ifUnchanged`, e.g. an update of a record
+ * that does not exist; the unit is then rolled back). Writes are built as data so the same statements
+ * commit alone, in a caller's transaction, or grouped with other runs' writes, on whichever thread.
  */
 export interface WriteStep {
   readonly statement: SqlStatement;
   readonly onError?: (error: unknown) => unknown;
-  readonly check?: (result: SqlResult) => void;
+  readonly ifUnchanged?: () => unknown;
 }
 
 /** How a table store reaches the database: reads at once, writes as atomic units of steps. */
