@@ -1,5 +1,6 @@
 import type { EventOf, ForgeEvent, HaltReason, RunKind, RunStatus } from './events.js';
 import type { ModelCallRecord } from './model.js';
+import type { StatsStore } from './stats-store.js';
 
 /** The process that runs a run: while it lives, nobody else may call the run interrupted. */
 export interface RunOwner {
@@ -288,5 +289,7 @@ export interface Store {
   readonly mcpServers: McpServerStore;
   /** The mirror of the toolbox manifest; the file stays the source of truth. */
   readonly toolbox: ToolboxStore;
+  /** Aggregate reads over stored runs (`forge stats`). */
+  readonly stats: StatsStore;
   close(): Promise<void>;
 }

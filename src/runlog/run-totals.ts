@@ -1,21 +1,6 @@
 import type { ForgeEvent, HaltReason, RunStatus, TokenUsage } from '../core/index.js';
-import { addCosts } from '../llm/index.js';
-
-/** Calls, tokens and dollars of one model (or one synthesized tool). */
-export interface UsageTotals {
-  readonly llm_calls: number;
-  readonly tokens: TokenUsage;
-  /** Null when any call had no known price. */
-  readonly cost_usd: number | null;
-}
-
-/** One synthesized tool's story in a run: how it ended and what it cost. */
-export interface SynthesisTotals extends UsageTotals {
-  readonly status: 'promoted' | 'failed';
-  readonly revisions: number;
-  /** Verifications it failed before it was promoted or given up. */
-  readonly verification_failures: number;
-}
+import { SynthesisTally, type SynthesisTotals } from './synthesis-tally.js';
+import { NO_USAGE, sumUsage, type UsageTotals } from './usage-totals.js';
 
 /** What a run log adds up to; the same figures `forge run --json` reports, and more. */
 export interface RunTotals {
@@ -40,17 +25,9 @@ export interface RunTotals {
   readonly duration_ms: number | null;
 }
 
-function addUsage(total: UsageTotals | undefined, calls: number, tokens: TokenUsage, cost: number | null): UsageTotals {
-  return {
-    llm_calls: (total?.llm_calls ?? 0) + calls,
-    tokens: { input: (total?.tokens.input ?? 0) + tokens.input, output: (total?.tokens.output ?? 0) + tokens.output },
-    cost_usd: addCosts(total === undefined ? 0 : total.cost_usd, cost),
-  };
-}
-
 /** Recomputes a run's totals from its events alone (never from the `run-end` summary). */
 export function totalsFromEvents(events: readonly ForgeEvent[]): RunTotals {
-  let overall: UsageTotals = { llm_calls: 0, tokens: { input: 0, output: 0 }, cost_usd: 0 };
+  let overall: UsageTotals = NO_USAGE;
   let toolCalls = 0;
   let toolErrors = 0;
   let modelErrors = 0;
@@ -58,14 +35,15 @@ export function totalsFromEvents(events: readonly ForgeEvent[]): RunTotals {
   // `__proto__`): records without a prototype keep every name an ordinary key.
   const tools = Object.create(null) as Record<string, number>;
   const perModel = Object.create(null) as Record<string, UsageTotals>;
-  const syntheses = Object.create(null) as Record<string, SynthesisTotals>;
-  const verificationFailures = Object.create(null) as Record<string, number>;
+  const syntheses = new SynthesisTally();
   for (const event of events) {
     switch (event.type) {
-      case 'model-call':
-        overall = addUsage(overall, 1, event.tokens, event.cost_usd);
-        perModel[event.model] = addUsage(perModel[event.model], 1, event.tokens, event.cost_usd);
+      case 'model-call': {
+        const usage: UsageTotals = { llm_calls: 1, tokens: event.tokens, cost_usd: event.cost_usd };
+        overall = sumUsage(overall, usage);
+        perModel[event.model] = sumUsage(perModel[event.model], usage);
         break;
+      }
       case 'tool-result':
       case 'tool-error':
         toolCalls += 1;
@@ -76,15 +54,8 @@ export function totalsFromEvents(events: readonly ForgeEvent[]): RunTotals {
         modelErrors += 1;
         break;
       case 'verification-failed':
-        verificationFailures[event.tool] = (verificationFailures[event.tool] ?? 0) + 1;
-        break;
       case 'synthesis-end':
-        syntheses[event.tool] = {
-          status: event.status,
-          revisions: event.revisions,
-          verification_failures: verificationFailures[event.tool] ?? 0,
-          ...addUsage(undefined, event.llm_calls, event.tokens, event.cost_usd),
-        };
+        syntheses.add(event);
         break;
       default:
         break;
@@ -107,7 +78,7 @@ export function totalsFromEvents(events: readonly ForgeEvent[]): RunTotals {
     model_errors: modelErrors,
     tools,
     per_model: perModel,
-    syntheses,
+    syntheses: syntheses.syntheses(),
     duration_ms: end?.duration_ms ?? null,
   };
 }

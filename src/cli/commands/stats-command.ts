@@ -1,23 +1,10 @@
-import { readdirSync } from 'node:fs';
-import path from 'node:path';
+import { hostname } from 'node:os';
 import type { Command } from 'commander';
-import { NotFoundError, type RunLogError } from '../../core/index.js';
-import type { AggregateTotals, RunTotals, UsageTotals } from '../../runlog/index.js';
+import { NotFoundError, type Store } from '../../core/index.js';
+import type { RunTotals, UsageTotals } from '../../runlog/index.js';
+import type { AggregateStats, RunStats } from '../../stats/index.js';
 import { EXIT, reportError } from '../command-errors.js';
 import { printError, printJson, printOut } from '../terminal-output.js';
-
-/** The run logs in FORGE_HOME/runs, oldest first (names start with the start time, so they sort). */
-function runLogs(home: string): string[] {
-  const folder = path.join(home, 'runs');
-  let names: string[];
-  try {
-    names = readdirSync(folder).filter((name) => name.endsWith('.jsonl')).sort();
-  } catch {
-    names = [];
-  }
-  if (names.length === 0) throw new NotFoundError('run log', folder, 'Run `forge run "<task>"` first, or pass a run log file.');
-  return names.map((name) => path.join(folder, name));
-}
 
 function formatCost(cost: number | null): string {
   return cost === null ? 'unknown (a model without a known price)' : `$${cost.toFixed(6)}`;
@@ -31,10 +18,10 @@ function formatRatio(value: number | null): string {
   return value === null ? 'n/a' : value.toFixed(2);
 }
 
-function runReport(file: string, totals: RunTotals): string {
+function runReport(file: string | null, totals: RunTotals): string {
   const tools = Object.entries(totals.tools).map(([name, count]) => `${name}×${count}`).join(', ') || 'none';
   const lines = [
-    `run        ${totals.run_id ?? '?'}  (${file})`,
+    `run        ${totals.run_id ?? '?'}  (${file ?? 'no run log recorded'})`,
     `task       ${totals.task ?? '?'}`,
     `model      ${totals.model ?? '?'}`,
     `status     ${totals.status ?? 'unfinished'}${totals.halt_reason === null ? '' : ` (${totals.halt_reason})`}`,
@@ -52,11 +39,12 @@ function runReport(file: string, totals: RunTotals): string {
   return `${lines.join('\n')}\n`;
 }
 
-function aggregateReport(files: readonly string[], totals: AggregateTotals): string {
+function aggregateReport(source: string, { files, totals }: AggregateStats): string {
   const halts = Object.entries(totals.halts_by_reason).map(([reason, count]) => `${reason} ${count}`).join(', ');
+  const logs = files.length === 0 ? '' : files.length === 1 ? `: ${files[0]}` : `: ${files[0]} … ${files.at(-1)}`;
   const { synthesis } = totals;
   const lines = [
-    `runs       ${totals.runs} run logs (${files.length === 1 ? files[0] : `${files[0]} … ${files.at(-1)}`})`,
+    `runs       ${totals.runs} ${source}${logs}`,
     `halts      ${halts}`,
     `total      ${formatUsage(totals)}`,
     ...Object.entries(totals.per_model).map(([model, usage]) => `  model ${model}: ${formatUsage(usage)}`),
@@ -69,35 +57,62 @@ function aggregateReport(files: readonly string[], totals: AggregateTotals): str
   return `${lines.join('\n')}\n`;
 }
 
+/** Prints one run's figures; the exit code says whether its log was read to the end. */
+function reportRunStats(stats: RunStats, json: boolean): number {
+  if (json) printJson({ file: stats.file, ...stats.totals, ...(stats.error === undefined ? {} : { error: stats.error.toJSON() }) });
+  else printOut(runReport(stats.file, stats.totals));
+  if (stats.error !== undefined && !json) printError(`forge: ${stats.error.message}\n`);
+  return stats.error === undefined ? EXIT.ok : EXIT.failed;
+}
+
+/** Prints many runs added up; the exit code says whether every log was read to the end. */
+function reportAggregateStats(stats: AggregateStats, source: string, json: boolean): number {
+  if (json) printJson({ files: stats.files, ...stats.totals, errors: stats.errors.map((error) => error.toJSON()) });
+  else printOut(aggregateReport(source, stats));
+  if (!json) for (const error of stats.errors) printError(`forge: ${error.message}\n`);
+  return stats.errors.length === 0 ? EXIT.ok : EXIT.failed;
+}
+
+/**
+ * Opens the store alone (not the whole runtime: no MCP servers, no toolbox), ends the runs whose process
+ * died as every command that opens FORGE_HOME does, and reads `stats` from it; no figures means no run is stored.
+ */
+async function readStore<Stats>(stats: (store: Store) => Promise<Stats | undefined>): Promise<Stats> {
+  // The configuration alone: the runtime's index loads the whole engine (tools, synthesis, skills), which
+  // costs this command about 0.1 s of its start and none of it is used here.
+  const { loadConfig } = await import('../../runtime/config.js');
+  const { openStore } = await import('../../store/index.js');
+  const { endInterruptedRuns, processAlive } = await import('../../runs/index.js');
+  const config = loadConfig(process.env);
+  const store = await openStore({ url: config.databaseUrl });
+  try {
+    const host = hostname();
+    await endInterruptedRuns(store, (owner) => processAlive(owner, host));
+    const read = await stats(store);
+    if (read === undefined) throw new NotFoundError('stored run', config.databaseUrl, 'Run `forge run "<task>"` first, or pass a run log file.');
+    return read;
+  } finally {
+    await store.close();
+  }
+}
+
 export function registerStatsCommand(program: Command): void {
   program
     .command('stats')
-    .description('Add up run logs: model calls, tokens and dollars (per model), tool calls, halts by reason, and for synthesized tools the catch rate, reuse ratio and cost per tool.')
-    .argument('[run.jsonl...]', 'run log files (default: the newest run in FORGE_HOME/runs)')
-    .option('--all', 'add up every run log in FORGE_HOME/runs')
+    .description('Add up runs: model calls, tokens and dollars (per model), tool calls, halts by reason, and for synthesized tools the catch rate, reuse ratio and cost per tool.')
+    .argument('[run.jsonl...]', 'run log files to read instead of the store (e.g. logs copied from another machine)')
+    .option('--all', 'add up every stored run (or every run log given)')
     .option('--json', 'print JSON')
-    .addHelpText('after', '\nOne file gives that run\'s figures; several files (or --all) give the totals across them.')
+    .addHelpText('after', '\nWithout files: the newest stored run, or with --all every stored run, added up by the database.\nOne file gives that run\'s figures; several files (or --all) give the totals across them.')
     .action(async (given: string[], options: { all?: boolean; json?: boolean }) => {
       const json = options.json === true;
       try {
         // Loaded on use, so `forge --help` and other commands start fast.
-        const { loadConfig } = await import('../../runtime/index.js');
-        const { aggregateTotals, readRunLog, totalsFromEvents } = await import('../../runlog/index.js');
-        const files = given.length > 0 ? given : options.all === true ? runLogs(loadConfig(process.env).home) : runLogs(loadConfig(process.env).home).slice(-1);
-        const reads = await Promise.all(files.map(async (file) => ({ file, ...(await readRunLog(file)) })));
-        const errors: RunLogError[] = reads.flatMap((read) => (read.error === undefined ? [] : [read.error]));
-        if (options.all !== true && files.length === 1) {
-          const [read] = reads;
-          const totals = totalsFromEvents(read!.events);
-          if (json) printJson({ file: read!.file, ...totals, ...(read!.error === undefined ? {} : { error: read!.error.toJSON() }) });
-          else printOut(runReport(read!.file, totals));
-        } else {
-          const totals = aggregateTotals(reads.map((read) => totalsFromEvents(read.events)));
-          if (json) printJson({ files, ...totals, errors: errors.map((error) => error.toJSON()) });
-          else printOut(aggregateReport(files, totals));
-        }
-        if (!json) for (const error of errors) printError(`forge: ${error.message}\n`);
-        process.exitCode = errors.length === 0 ? EXIT.ok : EXIT.failed;
+        const { allRunsStats, newestRunStats, runLogStats, runLogsStats } = await import('../../stats/index.js');
+        if (given.length === 1 && options.all !== true) process.exitCode = reportRunStats(await runLogStats(given[0]!), json);
+        else if (given.length > 0) process.exitCode = reportAggregateStats(await runLogsStats(given), 'run logs', json);
+        else if (options.all === true) process.exitCode = reportAggregateStats(await readStore(allRunsStats), 'stored runs', json);
+        else process.exitCode = reportRunStats(await readStore(newestRunStats), json);
       } catch (error) {
         process.exitCode = reportError(error, json);
       }

@@ -1,4 +1,4 @@
-import type { ConversationStore, EventStore, McpServerStore, ModelCallStore, RunStore, RunWrites, SkillStore, StepStore, Store, ToolboxStore } from '../../core/index.js';
+import type { ConversationStore, EventStore, McpServerStore, ModelCallStore, RunStore, RunWrites, SkillStore, StatsStore, StepStore, Store, ToolboxStore } from '../../core/index.js';
 import { migrationsFor } from '../migrations/index.js';
 import { applyMigrations } from './apply-migrations.js';
 import { GroupCommitWriter } from './group-commit-writer.js';
@@ -9,6 +9,7 @@ import { LibsqlModelCallStore } from './libsql-model-call-store.js';
 import { LibsqlRunStore } from './libsql-run-store.js';
 import { LibsqlRunWrites } from './libsql-run-writes.js';
 import { LibsqlSkillStore } from './libsql-skill-store.js';
+import { LibsqlStatsStore } from './libsql-stats-store.js';
 import { LibsqlStepStore } from './libsql-step-store.js';
 import { LibsqlToolboxStore } from './libsql-toolbox-store.js';
 import { InlineSqlEngine } from './inline-sql-engine.js';
@@ -52,6 +53,7 @@ export class LibsqlStore implements Store {
   readonly skills: SkillStore;
   readonly mcpServers: McpServerStore;
   readonly toolbox: ToolboxStore;
+  readonly stats: StatsStore;
   private readonly writer: GroupCommitWriter;
 
   private constructor(private readonly engine: SqlEngine) {
@@ -68,6 +70,7 @@ export class LibsqlStore implements Store {
     this.skills = new LibsqlSkillStore(sql);
     this.mcpServers = new LibsqlMcpServerStore(sql);
     this.toolbox = new LibsqlToolboxStore(sql);
+    this.stats = new LibsqlStatsStore(sql);
   }
 
   /**

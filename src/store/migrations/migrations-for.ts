@@ -1,3 +1,4 @@
+import { eventTypesIndexSchema } from './event-types-index-schema.js';
 import { initialSchema } from './initial-schema.js';
 import { mcpServersSchema } from './mcp-servers-schema.js';
 import { mcpTrustAnnotationsSchema } from './mcp-trust-annotations-schema.js';
@@ -10,5 +11,5 @@ import { toolboxSchema } from './toolbox-schema.js';
 
 /** Every migration of the schema, oldest first, spelled for `dialect`. Append new versions at the end. */
 export function migrationsFor(dialect: SqlDialect): readonly Migration[] {
-  return [initialSchema(dialect), skillsSchema(dialect), mcpServersSchema(dialect), toolboxSchema(dialect), mcpTrustAnnotationsSchema(dialect), skillVersionsSchema(dialect), runOwnersSchema(dialect)];
+  return [initialSchema(dialect), skillsSchema(dialect), mcpServersSchema(dialect), toolboxSchema(dialect), mcpTrustAnnotationsSchema(dialect), skillVersionsSchema(dialect), runOwnersSchema(dialect), eventTypesIndexSchema(dialect)];
 }
