@@ -3,7 +3,8 @@ import { printError, printJson } from './terminal-output.js';
 
 /** Exit codes of the `forge` command. */
 /** `refused`: a skill replay stopped before a write it could not prove (a safe failure; that step wrote nothing). */
-export const EXIT = { ok: 0, failed: 1, usage: 2, refused: 3, cancelled: 130 } as const;
+/** `waiting` (4): the run paused for an approval and is stored, waiting; answer it with `forge approvals`. */
+export const EXIT = { ok: 0, failed: 1, usage: 2, refused: 3, waiting: 4, cancelled: 130 } as const;
 
 /** An error as the terminal shows it: `forge: <message>` and, when there is one, an indented hint. */
 export function errorLines(info: ErrorInfo): string {
@@ -14,6 +15,7 @@ export function errorLines(info: ErrorInfo): string {
 export function exitCodeForRun(status: RunStatus): number {
   if (status === 'completed') return EXIT.ok;
   if (status === 'refused') return EXIT.refused;
+  if (status === 'waiting') return EXIT.waiting;
   return status === 'cancelled' ? EXIT.cancelled : EXIT.failed;
 }
 

@@ -10,9 +10,11 @@ import { z } from 'zod';
 /**
  * Why a run stopped. `refused`: a skill replay stopped before a write it could not prove (a safe
  * failure: nothing was sent). `interrupted`: the process running it ended before it finished (marked
- * when Forge next starts).
+ * when Forge next starts), or a resumed run found a side-effecting call that started and never
+ * recorded a result. `awaiting_approval`: the run is paused (`waiting`) until a call's approval is
+ * answered. `approval_expired`: nobody answered within the approval timeout.
  */
-export const haltReasonSchema = z.enum(['final_answer', 'converged', 'cap', 'cancelled', 'error', 'refused', 'interrupted']);
+export const haltReasonSchema = z.enum(['final_answer', 'converged', 'cap', 'cancelled', 'error', 'refused', 'interrupted', 'awaiting_approval', 'approval_expired']);
 export type HaltReason = z.infer<typeof haltReasonSchema>;
 
 /** Where a run stands: `running` and `waiting` (for an answer: an approval, an input) until it ends as one of the others. */
@@ -57,6 +59,30 @@ export const eventSchemas = {
     max_iterations: z.number().int().positive(),
     conversation_id: z.string().nullable(),
     tools: z.array(z.string()),
+  }),
+  /** A run goes on from its last checkpoint (`forge run --resume`, an answered approval), in a new process or the same one. */
+  'run-resume': event('run-resume', {
+    /** Model turns completed before. */
+    turn: z.number().int().nonnegative(),
+    /** The calls of the last turn it owed results for. */
+    pending: z.array(z.string()),
+  }),
+  /** The run pauses, status `waiting`, until the calls it names are answered; its checkpoint is committed. */
+  'run-pause': event('run-pause', { reason: z.literal('approval'), waiting_on: z.array(z.string()) }),
+  /** A call the policy sent for approval: it does not run until approved, bound to this input digest. */
+  'approval-request': event('approval-request', {
+    call_id: z.string(),
+    tool: z.string(),
+    /** sha256 of the call's input in canonical JSON. */
+    input_digest: z.string(),
+    reason: z.string(),
+    expires_at: z.string().nullable(),
+  }),
+  /** A person (or a timeout) answered an approval request. */
+  'approval-answer': event('approval-answer', {
+    call_id: z.string(),
+    decision: z.enum(['approved', 'denied', 'expired']),
+    reason: z.string().nullable(),
   }),
   'model-call-start': event('model-call-start', { model: z.string(), iteration: z.number().int() }),
   'model-call': event('model-call', {
@@ -203,6 +229,10 @@ export const eventSchemas = {
 /** Validates any event of the run log. */
 export const forgeEventSchema = z.discriminatedUnion('type', [
   eventSchemas['run-start'],
+  eventSchemas['run-resume'],
+  eventSchemas['run-pause'],
+  eventSchemas['approval-request'],
+  eventSchemas['approval-answer'],
   eventSchemas['model-call-start'],
   eventSchemas['model-call'],
   eventSchemas['model-error'],

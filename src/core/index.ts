@@ -5,5 +5,8 @@ export type * from './network.js';
 export type * from './policy.js';
 export type * from './store.js';
 export type * from './stats-store.js';
+export type * from './run-state-store.js';
+export type * from './approval-store.js';
+export * from './run-state.js';
 export type { AnyTool, InputDependentSideEffect, RiskLevel, SideEffect, Tool, ToolContext } from './tool.js';
 export { TOOL_NAME_PATTERN, callSideEffect, defineTool, hasInputDependentSideEffect } from './tool.js';

@@ -20,7 +20,21 @@ export interface Policy {
   decide(request: PolicyRequest): Promise<PolicyVerdict>;
 }
 
-/** Resolves a `require_approval` verdict. Returns whether the call was approved, and why. */
+/**
+ * What an approval gate says about one call: approved or denied (and why), or `pending`: the question is
+ * out and the run pauses until someone answers it (the call does not run meanwhile).
+ */
+export type ApprovalAnswer =
+  | {
+      readonly approved: boolean;
+      readonly reason: string;
+      readonly pending?: false;
+      /** The answer is a person's, given to an earlier `approval-request` (dispatch records it as `approval-answer`). */
+      readonly answered?: true;
+    }
+  | { readonly approved: false; readonly reason: string; readonly pending: true; readonly expiresAt: string | null };
+
+/** Resolves a `require_approval` verdict: whether the call was approved, and why, or that the answer is pending. */
 export interface ApprovalGate {
-  request(request: PolicyRequest & { reason: string }): Promise<{ approved: boolean; reason: string }>;
+  request(request: PolicyRequest & { reason: string }): Promise<ApprovalAnswer>;
 }

@@ -1,5 +1,7 @@
 import type { EventOf, ForgeEvent, HaltReason, RunKind, RunStatus } from './events.js';
 import type { ModelCallRecord } from './model.js';
+import type { ApprovalStore } from './approval-store.js';
+import type { RunStateStore } from './run-state-store.js';
 import type { StatsStore } from './stats-store.js';
 
 /** The process that runs a run: while it lives, nobody else may call the run interrupted. */
@@ -82,6 +84,12 @@ export type NewMessage = Omit<MessageRecord, 'id' | 'conversationId' | 'createdA
 export interface RunStore {
   create(run: NewRun): Promise<RunRecord>;
   update(id: string, update: RunUpdate): Promise<RunRecord>;
+  /**
+   * Takes a stopped or paused run over for `owner`, atomically: when its status is one of `from`, it
+   * becomes `running` with no halt reason or error, and true is returned; otherwise nothing changes and
+   * false is returned (another process claimed it first, or it is in no state to go on).
+   */
+  claim(id: string, owner: RunOwner, from: readonly RunStatus[]): Promise<boolean>;
   get(id: string): Promise<RunRecord | undefined>;
   /** Newest first; only runs in one of `statuses` when given. */
   list(options?: { limit?: number; statuses?: readonly RunStatus[] }): Promise<RunRecord[]>;
@@ -291,5 +299,9 @@ export interface Store {
   readonly toolbox: ToolboxStore;
   /** Aggregate reads over stored runs (`forge stats`). */
   readonly stats: StatsStore;
+  /** Each loop run's last checkpoint (`forge run --resume`). */
+  readonly runStates: RunStateStore;
+  /** Calls waiting for, or answered by, a person. */
+  readonly approvals: ApprovalStore;
   close(): Promise<void>;
 }

@@ -28,7 +28,18 @@ export class CostMeter {
   private outputTokens = 0;
   private costUsd: number | null = 0;
 
-  constructor(private readonly runId: string | null) {}
+  /** `carried`: what a resumed run had already spent, so its totals count every call it made. */
+  constructor(
+    private readonly runId: string | null,
+    carried?: CostTotals,
+  ) {
+    if (carried !== undefined) {
+      this.llmCalls = carried.llmCalls;
+      this.inputTokens = carried.tokens.input;
+      this.outputTokens = carried.tokens.output;
+      this.costUsd = carried.costUsd;
+    }
+  }
 
   record(call: MeteredCall): ModelCallRecord {
     const costUsd = costOf(call.model, call.inputTokens, call.outputTokens);

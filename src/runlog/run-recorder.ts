@@ -30,9 +30,12 @@ export class RunRecorder {
    * the event loop; a run that cannot have a log (no space, no permission, no file handle left) fails
    * here, before it starts.
    */
-  static async open(bus: EventBus, runId: string, logFile: string, store: Store): Promise<RunRecorder> {
+  static async open(bus: EventBus, runId: string, logFile: string, store: Store, options: { recorded?: readonly ForgeEvent[] } = {}): Promise<RunRecorder> {
     await mkdir(path.dirname(logFile), { recursive: true, mode: 0o700 });
-    return new RunRecorder(bus, runId, await open(logFile, 'a', 0o600), store);
+    const recorder = new RunRecorder(bus, runId, await open(logFile, 'a', 0o600), store);
+    // A resumed run goes on numbering its steps after those it recorded before.
+    if (options.recorded !== undefined) recorder.rows.derive(options.recorded);
+    return recorder;
   }
 
   private constructor(
@@ -49,7 +52,7 @@ export class RunRecorder {
   private accept(event: ForgeEvent): void {
     this.appendToLog(event);
     this.pendingEvents.push(event);
-    if (event.type === 'run-end') {
+    if (event.type === 'run-end' || event.type === 'run-pause') {
       this.flushStore();
       return;
     }
@@ -91,6 +94,16 @@ export class RunRecorder {
       .catch((error: unknown) => {
         this.failure ??= error;
       });
+  }
+
+  /**
+   * Commits every event recorded so far to the store, now, and resolves once they are committed (the
+   * barrier before a checkpoint or a side-effecting call); throws the first write failure.
+   */
+  async commit(): Promise<void> {
+    this.flushStore();
+    await this.storeChain;
+    if (this.failure !== undefined) throw this.failure;
   }
 
   /** Writes what is pending, stops listening, and throws the first write failure if there was one. */

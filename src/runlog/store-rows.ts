@@ -54,6 +54,9 @@ export class StoreRowDeriver {
             ts: event.ts,
           });
           break;
+        case 'run-pause':
+          runUpdate = { status: 'waiting', haltReason: 'awaiting_approval' };
+          break;
         case 'run-end':
           runUpdate = {
             status: event.status,

@@ -14,7 +14,7 @@ export function processAlive(owner: RunOwner, host: string): boolean {
 }
 
 /**
- * Ends every run left `running` or `waiting` by a process that is gone (`alive` says no; a run with no
+ * Ends every run left `running` by a process that is gone (`alive` says no; a run with no
  * recorded owner counts as gone, since only a process from before owners were recorded could have left
  * it). For each, in one transaction: the events its run log holds but the store missed (the store is
  * written at most every 100 ms, the log every tick) are stored, with their steps and model calls, and a
@@ -24,7 +24,8 @@ export function processAlive(owner: RunOwner, host: string): boolean {
  */
 export async function endInterruptedRuns(store: Store, alive: (owner: RunOwner) => boolean): Promise<string[]> {
   const ended: string[] = [];
-  for (const run of await store.runs.list({ statuses: ['running', 'waiting'] })) {
+  // A waiting run needs no process: it waits in the store for its answer, however long the answerer takes.
+  for (const run of await store.runs.list({ statuses: ['running'] })) {
     if (run.owner !== null && alive(run.owner)) continue;
     await endInterruptedRun(store, run);
     ended.push(run.id);
@@ -69,7 +70,7 @@ function interruptedEnd(run: RunRecord, known: readonly ForgeEvent[]): ForgeEven
     error: {
       name: 'RunInterruptedError',
       message: `The process that ran it${run.owner === null ? '' : ` (pid ${run.owner.pid} on ${run.owner.host})`} ended before the run finished.`,
-      hint: 'Run the task again; what it did before it stopped is in its run log.',
+      hint: 'Resume it with `forge run --resume <run-id>` (a loop run goes on from its last checkpoint), or run the task again; what it did before it stopped is in its run log.',
     },
     duration_ms: Math.max(0, Date.now() - Date.parse(run.createdAt)),
   };

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { describeError, NotFoundError, type EventBus, type ForgeEvent, type RunKind, type RunOwner, type RunRecord, type RunStatus, type Store } from '../core/index.js';
-import { finishRun, type RunSummary } from '../agent/index.js';
+import { describeError, ForgeError, NotFoundError, parseRunState, type EventBus, type ForgeEvent, type RunKind, type RunOwner, type RunRecord, type RunState, type RunStatus, type Store } from '../core/index.js';
+import { finishRun, type LoopPersistence, type LoopResume, type RunSummary } from '../agent/index.js';
 import { createRunEmitter, type RunEmitter } from '../events/index.js';
-import { CostMeter } from '../llm/index.js';
+import { CostMeter, addCosts, type CostTotals } from '../llm/index.js';
 import { RunRecorder, runLogPath } from '../runlog/index.js';
 import { endInterruptedRuns, processAlive } from './interrupted-runs.js';
 import { RunEventFeed } from './run-event-feed.js';
@@ -11,13 +11,20 @@ export function newRunId(): string {
   return randomBytes(6).toString('hex');
 }
 
-/** What a run's work is given: its id, where its events go, what counts its model calls, and its cancel signal. */
+/** What a run's work is given: its id, where its events go, what counts its model calls, its cancel signal, and its checkpoints. */
 export interface ActiveRun {
   readonly runId: string;
   readonly emitter: RunEmitter;
   readonly meter: CostMeter;
   readonly signal: AbortSignal;
   readonly logFile: string;
+  /** Commits the run's events, and its state, before the loop goes on (see `LoopPersistence`). */
+  readonly persistence: LoopPersistence;
+}
+
+/** A resumed run's work is also given where it goes on from: its last checkpoint and every event it recorded. */
+export interface ResumedRun extends ActiveRun {
+  readonly resume: LoopResume;
 }
 
 /** A run to start: what it is, and the work, which ends the run through `finishRun`. */
@@ -31,6 +38,14 @@ export interface RunSpec<Result extends RunSummary> {
   execute(run: ActiveRun): Promise<Result>;
 }
 
+/** A stored run to go on with: a check of its state before it is claimed, and the work. */
+export interface ResumeSpec<Result extends RunSummary> {
+  readonly signal?: AbortSignal;
+  /** Throws when the run cannot go on here (e.g. a tool of its set no longer exists); nothing is changed then. */
+  check?(state: RunState): void;
+  execute(run: ResumedRun): Promise<Result>;
+}
+
 /** A run in progress: its id at once, its events live (from any seq), a way to cancel it, and its result. */
 export interface RunHandle<Result> {
   readonly runId: string;
@@ -38,8 +53,15 @@ export interface RunHandle<Result> {
   /** The run's events from `fromSeq` (default 0), then each new one until `run-end`. */
   events(fromSeq?: number): AsyncIterable<ForgeEvent>;
   cancel(reason?: string): void;
-  /** Settles once the run has ended and everything it recorded is in the run log and the store. */
+  /** Settles once the run has ended (or paused) and everything it recorded is in the run log and the store. */
   readonly result: Promise<Result>;
+}
+
+/** A run that cannot be resumed: finished, running elsewhere, or without a checkpoint. */
+export class RunNotResumableError extends ForgeError {
+  constructor(runId: string, why: string, hint: string) {
+    super({ name: 'RunNotResumableError', message: `Run ${runId} cannot be resumed: ${why}.`, hint });
+  }
 }
 
 export interface RunServiceOptions {
@@ -64,30 +86,79 @@ export class RunService {
   constructor(private readonly options: RunServiceOptions) {}
 
   start<Result extends RunSummary>(spec: RunSpec<Result>): RunHandle<Result> {
-    const { store, bus, home, owner } = this.options;
+    const { store, home, owner } = this.options;
     const runId = newRunId();
     const logFile = runLogPath(home, runId);
+    return this.launch(runId, logFile, spec.signal, {
+      begin: () => store.runs.create({ id: runId, kind: spec.kind, task: spec.task, model: spec.model, conversationId: spec.conversationId ?? null, owner, logFile }),
+      recorded: [],
+      execute: (run) => spec.execute(run),
+    });
+  }
+
+  /**
+   * Goes on with a stored loop run from its last checkpoint, in this process: a run paused for an
+   * approval (`waiting`), or one a dead process left (`failed`, `interrupted`). The run keeps its id,
+   * its log and its numbering: the resumed run's events follow those it recorded. Claiming the run is
+   * atomic, so two processes never resume the same run; the loop then settles the calls it owed results
+   * for (see `runLoop`). Refuses (`RunNotResumableError`, `RunStateError`) when there is nothing to go on from.
+   */
+  async resume<Result extends RunSummary>(runId: string, spec: ResumeSpec<Result>): Promise<RunHandle<Result>> {
+    const { store, owner } = this.options;
+    const run = await this.get(runId);
+    const resumable = run.status === 'waiting' || (run.status === 'failed' && run.haltReason === 'interrupted');
+    if (!resumable) {
+      const why = run.status === 'running' ? `it is running (pid ${run.owner?.pid ?? '?'} on ${run.owner?.host ?? '?'})` : `it ended ${run.status}${run.haltReason === null ? '' : ` (${run.haltReason})`}`;
+      throw new RunNotResumableError(runId, why, 'Only a run that waits for an approval, or one whose process ended before it finished, can be resumed.');
+    }
+    const raw = await store.runStates.get(runId);
+    if (raw === undefined) throw new RunNotResumableError(runId, `it has no checkpoint (a ${run.kind} run, or one started before checkpoints)`, 'Run the task again.');
+    const state = parseRunState(runId, raw);
+    spec.check?.(state);
+    if (!(await store.runs.claim(runId, owner, [run.status]))) throw new RunNotResumableError(runId, 'another process took it over first', 'See where it stands with `forge runs show`.');
+    const recorded = await store.events.list(runId);
+    return this.launch(runId, run.logFile ?? runLogPath(this.options.home, runId), spec.signal, {
+      begin: async () => undefined,
+      recorded,
+      execute: (active) => spec.execute({ ...active, resume: { state, recorded } }),
+    });
+  }
+
+  private launch<Result extends RunSummary>(
+    runId: string,
+    logFile: string,
+    signal: AbortSignal | undefined,
+    how: { begin(): Promise<unknown>; recorded: readonly ForgeEvent[]; execute(run: ActiveRun): Promise<Result> },
+  ): RunHandle<Result> {
+    const { store, bus } = this.options;
     const controller = new AbortController();
-    const onAbort = () => controller.abort(spec.signal?.reason ?? 'cancelled');
-    if (spec.signal?.aborted === true) onAbort();
-    else spec.signal?.addEventListener('abort', onAbort, { once: true });
+    const onAbort = () => controller.abort(signal?.reason ?? 'cancelled');
+    if (signal?.aborted === true) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
     const feed = new RunEventFeed(bus, runId);
     const result = (async () => {
       try {
-        await store.runs.create({ id: runId, kind: spec.kind, task: spec.task, model: spec.model, conversationId: spec.conversationId ?? null, owner, logFile });
+        await how.begin();
         let recorder: RunRecorder;
         try {
-          recorder = await RunRecorder.open(bus, runId, logFile, store);
+          recorder = await RunRecorder.open(bus, runId, logFile, store, { recorded: how.recorded });
         } catch (error) {
           // A run that cannot have a log does not start; its row says why instead of staying `running`.
           await store.runs.update(runId, { status: 'failed', haltReason: 'error', error: `Its run log ${logFile} could not be opened: ${describeError(error).message}` });
           throw error;
         }
-        const emitter = createRunEmitter(bus, runId);
-        const meter = new CostMeter(runId);
+        const emitter = createRunEmitter(bus, runId, Math.max(-1, ...how.recorded.map((event) => event.seq)) + 1);
+        const meter = new CostMeter(runId, carriedTotals(how.recorded));
+        const persistence: LoopPersistence = {
+          commitEvents: () => recorder.commit(),
+          checkpoint: async (state) => {
+            await recorder.commit();
+            await store.runStates.save(state);
+          },
+        };
         const started = performance.now();
         try {
-          return await spec.execute({ runId, emitter, meter, signal: controller.signal, logFile });
+          return await how.execute({ runId, emitter, meter, signal: controller.signal, logFile, persistence });
         } catch (error) {
           // Work that throws has not ended its run: it ends here, failed, with the error, so it is never left running.
           if (!feed.ended) finishRun(emitter, meter, { status: 'failed', haltReason: 'error', answer: null, error: describeError(error), startedAt: started });
@@ -96,7 +167,7 @@ export class RunService {
           await recorder.close();
         }
       } finally {
-        spec.signal?.removeEventListener('abort', onAbort);
+        signal?.removeEventListener('abort', onAbort);
         feed.close();
       }
     })();
@@ -107,6 +178,11 @@ export class RunService {
       cancel: (reason = 'cancelled') => controller.abort(reason),
       result,
     };
+  }
+
+  /** The host this process runs on, as recorded in the runs it owns. */
+  get host(): string {
+    return this.options.owner.host;
   }
 
   /** Stored runs, newest first. */
@@ -129,4 +205,14 @@ export class RunService {
     const host = this.options.owner.host;
     return endInterruptedRuns(this.options.store, this.options.ownerAlive ?? ((candidate: RunOwner) => processAlive(candidate, host)));
   }
+}
+
+/** What a run's recorded model calls cost, carried into its resumed meter. */
+function carriedTotals(recorded: readonly ForgeEvent[]): CostTotals {
+  const calls = recorded.flatMap((event) => (event.type === 'model-call' ? [event] : []));
+  return {
+    llmCalls: calls.length,
+    tokens: { input: calls.reduce((sum, call) => sum + call.tokens.input, 0), output: calls.reduce((sum, call) => sum + call.tokens.output, 0) },
+    costUsd: calls.reduce<number | null>((sum, call) => addCosts(sum, call.cost_usd), 0),
+  };
 }

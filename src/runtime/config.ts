@@ -34,6 +34,8 @@ export const forgeEnvironmentSchema = z.object({
   FORGE_MCP_ALLOW_STDIO: z.enum(['0', '1', ''], { message: 'FORGE_MCP_ALLOW_STDIO must be 1 (allow stdio MCP servers) or 0' }).optional(),
   FORGE_HISTORY_MESSAGES: positiveInteger('FORGE_HISTORY_MESSAGES'),
   FORGE_HISTORY_TOKENS: positiveInteger('FORGE_HISTORY_TOKENS'),
+  /** Seconds a call waits for its approval before its run fails `approval_expired`; default 3600. */
+  FORGE_APPROVAL_TIMEOUT: positiveInteger('FORGE_APPROVAL_TIMEOUT'),
 });
 
 export interface ForgeConfig {
@@ -50,6 +52,8 @@ export interface ForgeConfig {
   readonly mcpAllowStdio: boolean;
   readonly historyMessages: number | undefined;
   readonly historyTokens: number | undefined;
+  /** How long a call waits for its approval, in milliseconds (FORGE_APPROVAL_TIMEOUT is in seconds). */
+  readonly approvalTimeoutMs: number;
   /** The whole environment, for vendor variables read by the model and search layers. */
   readonly env: Environment;
 }
@@ -74,6 +78,7 @@ export function loadConfig(env: Environment, cwd: string = process.cwd()): Forge
     mcpAllowStdio: settings.FORGE_MCP_ALLOW_STDIO === '1',
     historyMessages: settings.FORGE_HISTORY_MESSAGES,
     historyTokens: settings.FORGE_HISTORY_TOKENS,
+    approvalTimeoutMs: (settings.FORGE_APPROVAL_TIMEOUT ?? 3600) * 1000,
     env,
   };
 }

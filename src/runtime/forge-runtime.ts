@@ -1,12 +1,12 @@
 import { hostname } from 'node:os';
-import { DEFAULT_MEMORY_BOUNDS, DEFAULT_MAX_ITERATIONS, boundHistory, defaultPolicy, refuseApprovals, runAgent, type AgentRunOptions, type AgentRunResult } from '../agent/index.js';
+import { DEFAULT_MEMORY_BOUNDS, boundHistory, defaultPolicy, refuseApprovals, type AgentRunResult } from '../agent/index.js';
 import { NotFoundError, type AnyEventBody, type ApprovalGate, type GuardedFetch, type Policy, type Store } from '../core/index.js';
 import { InProcessEventBus } from '../events/index.js';
-import { createUtilityModel, defaultModelSlug, resolveModel, type ResolvedModel } from '../llm/index.js';
+import { defaultModelSlug, resolveModel, type ResolvedModel } from '../llm/index.js';
 import { SecretRedactor, secretsFromEnvironment } from '../redaction/index.js';
 import { RunService } from '../runs/index.js';
 import { installationSecretBox, openStore } from '../store/index.js';
-import { runConverge, type ConvergeRunResult } from '../synthesis/converge/index.js';
+import type { ConvergeRunResult } from '../synthesis/converge/index.js';
 import { Toolbox, registerPromotedTools, toolboxFolder } from '../synthesis/toolbox/index.js';
 import { createBuiltinTools, searchConfigFromEnv } from '../tools/builtins/index.js';
 import { ToolRegistry } from '../tools/index.js';
@@ -14,7 +14,9 @@ import { McpConnectionManager, type ReconnectBackoff, type StdioPermission } fro
 import { createGuardedFetch, createGuardedStreamFetch, parseAllowHosts, parseResolveEntries } from '../tools/security/index.js';
 import { FORGE_VERSION } from '../version.js';
 import { loadConfig, type Environment, type ForgeConfig } from './config.js';
-import { toLoopMessage, toStoredMessage } from './conversation-messages.js';
+import { executeTaskLoop } from './task-loop.js';
+import { expireWaitingRuns } from './approval-answers.js';
+import { toLoopMessage } from './conversation-messages.js';
 
 /** Everything a command needs, wired with the embedded defaults. */
 export interface ForgeRuntime {
@@ -101,7 +103,10 @@ export async function openRuntime(env: Environment = process.env, cwd: string = 
     await runs.endInterruptedRuns();
     await mcp.start({ waitMs: options.mcp?.startupWaitMs ?? 3_000 });
     registerPromotedTools(registry, toolbox);
-    return { config, store, bus, redactor, registry, fetch, policy: defaultPolicy, approvals: refuseApprovals, mcp, toolbox, runs, close };
+    const runtime: ForgeRuntime = { config, store, bus, redactor, registry, fetch, policy: defaultPolicy, approvals: refuseApprovals, mcp, toolbox, runs, close };
+    // A run that waited past its approval's expiry is ended now, like an interrupted one.
+    await expireWaitingRuns(runtime);
+    return runtime;
   } catch (error) {
     // Nothing opened here may outlive a failed start: connections and the database are closed again.
     await close();
@@ -131,13 +136,13 @@ export interface RunTaskOptions {
   readonly converge?: boolean;
   /** `fresh` wipes the toolbox before the run; `keep` (the default) reuses it. */
   readonly toolbox?: 'keep' | 'fresh';
+  /** Who answers this run's approvals; default the runtime's (which refuses: nobody is attached). */
+  readonly approvals?: ApprovalGate;
 }
 
 export interface RunTaskResult extends AgentRunResult {
   readonly conversation_id: string;
   readonly log_file: string;
-  /** Convergence mode only: what a reader must not miss (a cap halt, a synthesis that used up its revisions). */
-  readonly warnings?: readonly string[];
 }
 
 /**
@@ -171,40 +176,21 @@ export async function runTask(runtime: ForgeRuntime, options: RunTaskOptions): P
     model: model.slug,
     conversationId: conversation.id,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
-    execute: async ({ runId, emitter, meter, signal }): Promise<AgentRunResult | ConvergeRunResult> => {
-      for (const body of options.preludeEvents ?? []) emitter.emit(body);
+    execute: async (run): Promise<AgentRunResult | ConvergeRunResult> => {
+      for (const body of options.preludeEvents ?? []) run.emitter.emit(body);
       if (options.toolbox === 'fresh') await wipeToolbox(runtime);
-      const onMessages: NonNullable<AgentRunOptions['onMessages']> = async (messages, details) => {
-        await store.conversations.appendMessages(
-          conversation.id,
-          messages.map((message) => runtime.redactor.redactValue(toStoredMessage(message, runId, details))),
-        );
-      };
-      const common = {
+      return executeTaskLoop(runtime, run, {
+        kind: options.converge === true ? 'converge' : 'agent',
         task: options.task,
         model,
-        registry: runtime.registry,
+        conversationId: conversation.id,
+        history,
         ...(options.tools === undefined ? {} : { tools: options.tools }),
-        emitter,
-        meter,
-        policy: runtime.policy,
-        approvals: runtime.approvals,
-        toolContext: { fetch: runtime.fetch, utilityModel: createUtilityModel(model, meter, emitter.emit) },
         ...(options.system === undefined ? {} : { system: options.system }),
-        signal,
+        ...(options.maxIterations === undefined ? {} : { maxIterations: options.maxIterations }),
         ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
-        onMessages,
-      };
-      if (options.converge === true) {
-        const testSlug = config.env['FORGE_TEST_MODEL']?.trim();
-        return runConverge({
-          ...common,
-          ...(testSlug ? { testModel: resolveModel(testSlug, config.env, 'FORGE_TEST_MODEL') } : {}),
-          toolbox: runtime.toolbox,
-          ...(options.maxIterations === undefined ? {} : { maxTurns: options.maxIterations }),
-        });
-      }
-      return runAgent({ ...common, history, conversationId: conversation.id, maxIterations: options.maxIterations ?? DEFAULT_MAX_ITERATIONS });
+        ...(options.approvals === undefined ? {} : { approvals: options.approvals }),
+      });
     },
   });
   return { ...(await handle.result), conversation_id: conversation.id, log_file: handle.logFile };

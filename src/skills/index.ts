@@ -1,5 +1,5 @@
 export { abstractTrace, type AbstractOptions } from './abstractor.js';
-export { canonicalJson } from './canonical-json.js';
+export { canonicalJson } from '../core/canonical-json.js';
 export { analyzeDataflow, type ArgumentFlow, type StepFlow, type ValueSource } from './dataflow.js';
 export { resultData } from './result-data.js';
 export { outputContractViolations } from './output-contract.js';

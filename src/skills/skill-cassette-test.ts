@@ -4,7 +4,7 @@ import { InProcessEventBus, createRunEmitter } from '../events/index.js';
 import { CostMeter } from '../llm/index.js';
 import { ToolRegistry, type ToolSet } from '../tools/index.js';
 import { replaySkill } from './replay/replay-skill.js';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '../core/canonical-json.js';
 import type { Recording, SkillDocument } from './document/skill-document.js';
 import { readTemplate } from './document/templates.js';
 import { parseJsonPath, valueAtPath, type JsonPath } from './json-path.js';

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   ApprovalDeniedError,
   ForgeError,
@@ -10,10 +11,12 @@ import {
   type AnyTool,
   type ApprovalGate,
   type ErrorInfo,
+  type ForgeEvent,
   type Policy,
   type ToolContext,
 } from '../core/index.js';
 import type { RunEmitter } from '../events/index.js';
+import { canonicalJson } from '../core/canonical-json.js';
 import { DEFAULT_OUTPUT_LIMIT, capToolOutput } from './result-cap.js';
 import type { ToolSet } from './tool-set.js';
 import { defangBoundaryTags } from './defang-boundary-tags.js';
@@ -39,6 +42,11 @@ export interface DispatchEnvironment {
   readonly emitter: RunEmitter;
   readonly context: Omit<ToolContext, 'callId'>;
   readonly outputLimit?: number;
+  /**
+   * Awaited after the policy allowed a side-effecting call and before it runs: the run service commits
+   * the call's `tool-call-start` here, so a resumed run knows the call may have had its effect.
+   */
+  readonly beforeSideEffect?: () => Promise<void>;
 }
 
 /** What happened to one tool call. `output` is exactly what a model is shown. */
@@ -67,6 +75,8 @@ export type DispatchOutcome =
       /** Whether `output` wraps the message as untrusted content (an external tool's own failure). */
       readonly untrusted: boolean;
       readonly durationMs: number;
+      /** The call did not run: it waits for an approval (`approval-request` was emitted); its run pauses. */
+      readonly awaitingApproval?: true;
     };
 
 function serialize(value: unknown): string {
@@ -94,6 +104,14 @@ function zodIssues(error: { issues: ReadonlyArray<{ path: ReadonlyArray<Property
   return error.issues.map((issue) => `${issue.path.length === 0 ? '(input)' : issue.path.map(String).join('.')}: ${issue.message}`);
 }
 
+/** Raised inside dispatch when the approval gate left the question open; never leaves dispatch. */
+class ApprovalPending extends Error {}
+
+/** sha256 of a call's input in canonical JSON (keys sorted): what an approval is bound to. */
+export function inputDigest(input: unknown): string {
+  return createHash('sha256').update(canonicalJson(input ?? {})).digest('hex');
+}
+
 async function authorize(tool: AnyTool, input: unknown, request: DispatchRequest, environment: DispatchEnvironment): Promise<void> {
   const policyRequest = {
     runId: environment.emitter.runId,
@@ -108,6 +126,20 @@ async function authorize(tool: AnyTool, input: unknown, request: DispatchRequest
   if (verdict.decision === 'block') throw new PolicyBlockedError(tool.name, verdict.reason);
   if (verdict.decision === 'require_approval') {
     const answer = await environment.approvals.request({ ...policyRequest, reason: verdict.reason });
+    if (answer.pending === true) {
+      environment.emitter.emit({
+        type: 'approval-request',
+        call_id: request.callId,
+        tool: tool.name,
+        input_digest: inputDigest(input),
+        reason: verdict.reason,
+        expires_at: answer.expiresAt,
+      });
+      throw new ApprovalPending();
+    }
+    if (answer.answered === true) {
+      environment.emitter.emit({ type: 'approval-answer', call_id: request.callId, decision: answer.approved ? 'approved' : 'denied', reason: answer.reason });
+    }
     if (!answer.approved) throw new ApprovalDeniedError(tool.name, answer.reason);
   }
 }
@@ -136,6 +168,7 @@ export async function dispatchToolCall(request: DispatchRequest, environment: Di
     if (!parsed.success) throw new ToolInputError(tool.name, zodIssues(parsed.error));
     input = parsed.data;
     await authorize(tool, input, request, environment);
+    if (environment.beforeSideEffect !== undefined && callSideEffect(tool, input) === 'write') await environment.beforeSideEffect();
     let value: unknown;
     try {
       value = await tool.execute(input, { ...environment.context, callId: request.callId });
@@ -149,6 +182,10 @@ export async function dispatchToolCall(request: DispatchRequest, environment: Di
     emitter.emit({ type: 'tool-result', call_id: request.callId, tool: tool.name, output, truncated: capped.truncated, untrusted, duration_ms: durationMs });
     return { ok: true, callId: request.callId, tool: tool.name, input, value, output, truncated: capped.truncated, untrusted, durationMs };
   } catch (error) {
+    if (error instanceof ApprovalPending) {
+      const info = { name: 'ApprovalPending', message: `${resolved?.name ?? request.name} waits for an approval.` };
+      return { ok: false, callId: request.callId, tool: resolved?.name ?? request.name, input, error: info, output: info.message, truncated: false, untrusted: false, durationMs: performance.now() - started, awaitingApproval: true };
+    }
     const described = describeError(error);
     const capped = capToolOutput(described.message, limit);
     const info = { ...described, message: capped.text };
@@ -159,4 +196,24 @@ export async function dispatchToolCall(request: DispatchRequest, environment: Di
     const output = errorForModel(info, untrusted ? toolName : undefined);
     return { ok: false, callId: request.callId, tool: toolName, input, error: info, output, truncated: capped.truncated, untrusted, durationMs };
   }
+}
+
+/**
+ * The outcome a call already had, rebuilt from its recorded events exactly as the model was shown it
+ * (a resumed run answers a completed call from here instead of running it again); undefined when the
+ * events hold no result for it.
+ */
+export function recordedOutcome(events: readonly ForgeEvent[], callId: string): DispatchOutcome | undefined {
+  const start = events.find((event) => event.type === 'tool-call-start' && event.call_id === callId);
+  const input = start?.type === 'tool-call-start' ? start.input : undefined;
+  for (const event of events) {
+    if (event.type === 'tool-result' && event.call_id === callId) {
+      return { ok: true, callId, tool: event.tool, input, value: event.output, output: event.output, truncated: event.truncated, untrusted: event.untrusted, durationMs: event.duration_ms };
+    }
+    if (event.type === 'tool-error' && event.call_id === callId) {
+      const untrusted = event.untrusted === true;
+      return { ok: false, callId, tool: event.tool, input, error: event.error, output: errorForModel(event.error, untrusted ? event.tool : undefined), truncated: event.truncated === true, untrusted, durationMs: event.duration_ms };
+    }
+  }
+  return undefined;
 }

@@ -1,4 +1,4 @@
-export { dispatchToolCall, type DispatchEnvironment, type DispatchOutcome, type DispatchRequest } from './dispatch.js';
+export { dispatchToolCall, inputDigest, recordedOutcome, type DispatchEnvironment, type DispatchOutcome, type DispatchRequest } from './dispatch.js';
 export { ToolRegistry } from './registry.js';
 export { ToolSet } from './tool-set.js';
 export type { JsonSchema, ToolSpecification } from './tool-specification.js';

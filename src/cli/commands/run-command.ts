@@ -16,6 +16,8 @@ interface RunCommandOptions {
   fresh?: boolean;
   keep?: boolean;
   tools?: readonly string[];
+  resume?: string;
+  waitForApproval?: boolean;
 }
 
 /** `--tools a,b`: exact tool names, commas between them; an empty list is a run without catalog tools. */
@@ -30,7 +32,7 @@ export function registerRunCommand(program: Command): void {
   program
     .command('run')
     .description('Run an agent on a task: the model calls tools (web_search, read_url, http_request, …) until it can answer.')
-    .argument('<task...>', 'what the agent should do, in plain words')
+    .argument('[task...]', 'what the agent should do, in plain words (none with --resume)')
     .option('-m, --model <slug>', 'model slug, e.g. openai:gpt-4.1-mini, anthropic:claude-sonnet-4-6, ollama:llama3.2 (default: FORGE_MODEL)')
     .option('--max-iterations <n>', 'stop after this many model calls (default: 10)', parsePositiveInteger('--max-iterations'))
     .option('--system <prompt>', 'replace the default system prompt')
@@ -40,6 +42,8 @@ export function registerRunCommand(program: Command): void {
     .option('--tools <names>', 'only these tools, by exact name, commas between (see `forge tools list`); default every tool there is when the run starts', parseToolList)
     .option('--fresh', 'wipe the toolbox of synthesized tools before the run')
     .option('--keep', 'reuse the toolbox of synthesized tools (the default)')
+    .option('--resume <run-id>', 'go on with a run from its last checkpoint: one whose process ended before it finished (failed, interrupted) or one waiting for an approval; completed tool calls are not run again')
+    .option('--wait-for-approval', 'when a call needs approval, pause the run (status waiting) and wait here until `forge approvals approve|deny` answers it from another terminal; without it a call needing approval is refused')
     .option('--json', 'print only the final result as JSON')
     .option('--no-tui', 'print a plain line per event instead of the live view')
     .addHelpText(
@@ -51,21 +55,34 @@ Examples:
   $ forge run --conversation 3f2c… "And what changed since the previous one?"
   $ forge run --converge --fresh "Count the links on https://example.org"
   $ forge run --tools web_search,read_url "What changed in the latest Node.js release?"
+  $ forge run --resume 3f2c9a1b7e40
+  $ forge run --wait-for-approval "POST the report to https://hooks.example.org/ingest"
 
 A run's tools are fixed when it starts: an MCP server reconnecting, a tool promoted by another run or
 a --fresh elsewhere changes what later runs get, never a running one. With --converge, the tools the
 run promotes join its own set (and every later run's).
 
 Every run is logged to FORGE_HOME/runs/<timestamp>-<id>.jsonl (replay it with \`forge replay\`).
-Ctrl-C stops the run cleanly and records why.`,
+Ctrl-C stops the run cleanly and records why. Each turn is checkpointed in the store; a run whose
+process died is shown failed (interrupted) and can go on with --resume: a tool call that completed is
+answered from its recorded result, and a side-effecting call that started but never recorded a result
+is not run again (the run fails, naming it). Exit codes: 0 completed, 1 failed, 2 usage, 3 refused,
+4 waiting for an approval, 130 cancelled.`,
     )
     .action(async (words: string[], options: RunCommandOptions) => {
-      process.exitCode = await runCommand(words.join(' '), options);
+      process.exitCode = await runCommand(words.join(' ').trim(), options);
     });
 }
 
 async function runCommand(task: string, options: RunCommandOptions): Promise<number> {
   const json = options.json === true;
+  if (options.resume !== undefined) {
+    const conflicting = (['skills', 'converge', 'tools', 'conversation', 'system', 'fresh', 'model', 'maxIterations'] as const).find((key) => options[key] !== undefined);
+    if (task !== '') return reportError(new ConfigurationError('--resume', 'takes the run id alone: the run goes on with its own task.', 'Drop the task words, e.g. forge run --resume 3f2c9a1b7e40.'), json);
+    if (conflicting !== undefined) return reportError(new ConfigurationError('--resume', `cannot be combined with --${conflicting.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}: a resumed run keeps its own settings.`), json);
+  } else if (task === '') {
+    return reportError(new ConfigurationError('task', 'is missing: say what the agent should do.', 'e.g. forge run "What is the latest release of Node.js?", or forge run --resume <run-id>.'), json);
+  }
   if (options.fresh === true && options.keep === true) return reportError(new ConfigurationError('--fresh', 'contradicts --keep; pass one of them.'), json);
   if (options.converge === true && options.skills === true) return reportError(new ConfigurationError('--converge', 'cannot be combined with --skills.'), json);
   if (options.tools !== undefined && options.skills === true) return reportError(new ConfigurationError('--tools', 'cannot be combined with --skills: a skill replays the tools it recorded.'), json);
@@ -81,23 +98,41 @@ async function runCommand(task: string, options: RunCommandOptions): Promise<num
   let runtime: ForgeRuntime | undefined;
   try {
     // Loaded on use, so `forge --help` and other commands start fast.
-    const { openRuntime, runTask, runTaskWithSkills } = await import('../../runtime/index.js');
+    const { openRuntime, resumeTask, runTask, runTaskWithSkills, waitAndResume } = await import('../../runtime/index.js');
+    const { StoredApprovalGate } = await import('../../runs/index.js');
     const { attachRunView } = await import('../run-view.js');
     runtime = await openRuntime(process.env, process.cwd(), { redactor: cliRedactor });
     const view = await attachRunView(runtime.bus, { json, tui: options.tui });
+    const wait = options.waitForApproval === true;
     let result;
     try {
-      result = await (options.skills === true ? runTaskWithSkills : runTask)(runtime, {
-        task,
-        signal: controller.signal,
-        ...(options.maxIterations === undefined ? {} : { maxIterations: options.maxIterations }),
-        ...(options.model === undefined ? {} : { model: options.model }),
-        ...(options.system === undefined ? {} : { system: options.system }),
-        ...(options.conversation === undefined ? {} : { conversationId: options.conversation }),
-        ...(options.converge === true ? { converge: true } : {}),
-        ...(options.tools === undefined ? {} : { tools: options.tools }),
-        toolbox: options.fresh === true ? 'fresh' : 'keep',
-      });
+      const approvals = wait ? { approvals: new StoredApprovalGate(runtime.store, { timeoutMs: runtime.config.approvalTimeoutMs }) } : {};
+      result =
+        options.resume !== undefined
+          ? await resumeTask(runtime, options.resume, { signal: controller.signal, ...approvals })
+          : await (options.skills === true ? runTaskWithSkills : runTask)(runtime, {
+              task,
+              signal: controller.signal,
+              ...(options.maxIterations === undefined ? {} : { maxIterations: options.maxIterations }),
+              ...(options.model === undefined ? {} : { model: options.model }),
+              ...(options.system === undefined ? {} : { system: options.system }),
+              ...(options.conversation === undefined ? {} : { conversationId: options.conversation }),
+              ...(options.converge === true ? { converge: true } : {}),
+              ...(options.tools === undefined ? {} : { tools: options.tools }),
+              toolbox: options.fresh === true ? 'fresh' : 'keep',
+              ...approvals,
+            });
+      if (wait && result.status === 'waiting' && 'conversation_id' in result) {
+        const paused = result;
+        result = await waitAndResume(runtime, paused, {
+          signal: controller.signal,
+          onWaiting: (pending) => {
+            for (const approval of pending) {
+              printError(`forge: waiting for approval of ${approval.tool} (${approval.callId}): ${approval.reason}\n  answer: forge approvals approve ${paused.run_id} ${approval.callId}   or: forge approvals deny ${paused.run_id} ${approval.callId} --reason "…"\n`);
+            }
+          },
+        });
+      }
     } finally {
       await view.stop();
     }
@@ -107,6 +142,7 @@ async function runCommand(task: string, options: RunCommandOptions): Promise<num
       if (result.answer !== null) printOut(`${result.answer}\n`);
       for (const warning of 'warnings' in result ? (result.warnings ?? []) : []) printError(`forge: WARNING: ${warning}\n`);
       if (result.error !== null) printError(errorLines(result.error));
+      if (result.status === 'waiting') printError(`forge: run ${result.run_id} waits for an approval: see \`forge approvals list\`; it goes on once answered (or with \`forge run --resume ${result.run_id}\`).\n`);
       const how = 'conversation_id' in result ? `conversation ${result.conversation_id}` : `${result.status === 'refused' ? 'refused to replay' : 'replayed'} skill ${result.skill} (${result.mode}, ${result.llm_calls} model calls)`;
       printError(`run ${result.run_id} · ${how} · log ${result.log_file}\n`);
     }

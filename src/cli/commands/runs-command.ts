@@ -70,4 +70,23 @@ export function registerRunsCommand(program: Command): void {
         return EXIT.ok;
       });
     });
+
+  runs
+    .command('cancel')
+    .description('Cancel a run that waits for an approval: its waiting calls never run and it ends cancelled.')
+    .argument('<run-id>', 'the waiting run')
+    .option('--reason <text>', 'why (recorded)', 'cancelled from the command line')
+    .option('--json', 'print JSON')
+    .action(async (runId: string, options: { reason: string; json?: boolean }) => {
+      const json = options.json === true;
+      await withRuntime(json, async (runtime) => {
+        const { cancelWaitingRun } = await import('../../runtime/index.js');
+        const { runView } = await import('../../runs/index.js');
+        await cancelWaitingRun(runtime, runId, options.reason);
+        const run = await runtime.runs.get(runId);
+        if (json) printJson(runView(run));
+        else printOut(`Cancelled run ${runId}.\n`);
+        return EXIT.ok;
+      });
+    });
 }

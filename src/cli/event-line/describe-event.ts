@@ -18,6 +18,14 @@ export function describeEvent(event: ForgeEvent): string {
   switch (event.type) {
     case 'run-start':
       return `${event.run_id} model=${event.model} max_iterations=${event.max_iterations} tools=${event.tools.join(',') || '(none)'} task=${JSON.stringify(event.task)}`;
+    case 'run-resume':
+      return `${event.run_id} resumed after turn ${event.turn}${event.pending.length === 0 ? '' : `, owing ${formatQuantity(event.pending.length, 'call')}: ${event.pending.join(', ')}`}`;
+    case 'run-pause':
+      return `waiting for approval of ${event.waiting_on.join(', ')} — answer with: forge approvals approve ${event.run_id} <call-id> (or deny … --reason "…")`;
+    case 'approval-request':
+      return `${event.tool} needs approval: ${event.reason} (${event.call_id}, input ${event.input_digest.slice(0, 12)}${event.expires_at === null ? '' : `, expires ${event.expires_at}`})`;
+    case 'approval-answer':
+      return `${event.call_id} ${event.decision}${event.reason === null ? '' : `: ${event.reason}`}`;
     case 'model-call-start':
       return `${event.model} iteration ${event.iteration}`;
     case 'model-call':

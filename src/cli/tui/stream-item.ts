@@ -115,7 +115,13 @@ export function streamItemFromEvent(event: ForgeEvent, context: StreamItemContex
       ]);
     }
     case 'run-start':
+    case 'run-resume':
       return item(key, labelled('run', 'cyan', describeEvent(event)));
+    case 'run-pause':
+    case 'approval-request':
+      return item(key, labelled('approval', 'yellow', describeEvent(event), errorRowLimit));
+    case 'approval-answer':
+      return item(key, labelled('approval', event.decision === 'approved' ? 'green' : 'red', describeEvent(event)));
     case 'plan-update':
       return item(key, labelled('plan', 'cyan', describeEvent(event)));
   }

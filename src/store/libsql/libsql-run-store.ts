@@ -1,4 +1,4 @@
-import { NotFoundError, type HaltReason, type NewRun, type RunKind, type RunRecord, type RunStatus, type RunStore, type RunUpdate } from '../../core/index.js';
+import { NotFoundError, type HaltReason, type NewRun, type RunKind, type RunOwner, type RunRecord, type RunStatus, type RunStore, type RunUpdate } from '../../core/index.js';
 import { DuplicateRecordError } from '../duplicate-record-error.js';
 import { constraintViolation } from './constraint-violation.js';
 import { sqliteLimit } from './sqlite-limit.js';
@@ -62,6 +62,20 @@ export class LibsqlRunStore implements RunStore {
   async update(id: string, update: RunUpdate): Promise<RunRecord> {
     const [result] = await this.sql.write([updateRunStep(id, update, { returning: true })]);
     return runFromRow(result!.rows[0]!);
+  }
+
+  async claim(id: string, owner: RunOwner, from: readonly RunStatus[]): Promise<boolean> {
+    if (from.length === 0) return false;
+    const [result] = await this.sql.write([
+      {
+        statement: {
+          sql: `UPDATE runs SET status = 'running', halt_reason = NULL, error = NULL, owner_pid = ?, owner_host = ?, updated_at = ?
+                WHERE id = ? AND status IN (${from.map(() => '?').join(', ')})`,
+          args: [owner.pid, owner.host, new Date().toISOString(), id, ...from],
+        },
+      },
+    ]);
+    return result!.rowsAffected === 1;
   }
 
   async get(id: string): Promise<RunRecord | undefined> {

@@ -1,7 +1,9 @@
-import type { ConversationStore, EventStore, McpServerStore, ModelCallStore, RunStore, RunWrites, SkillStore, StatsStore, StepStore, Store, ToolboxStore } from '../../core/index.js';
+import type { ApprovalStore, RunStateStore, ConversationStore, EventStore, McpServerStore, ModelCallStore, RunStore, RunWrites, SkillStore, StatsStore, StepStore, Store, ToolboxStore } from '../../core/index.js';
 import { migrationsFor } from '../migrations/index.js';
 import { applyMigrations } from './apply-migrations.js';
 import { GroupCommitWriter } from './group-commit-writer.js';
+import { LibsqlApprovalStore } from './libsql-approval-store.js';
+import { LibsqlRunStateStore } from './libsql-run-state-store.js';
 import { LibsqlConversationStore } from './libsql-conversation-store.js';
 import { LibsqlEventStore } from './libsql-event-store.js';
 import { LibsqlMcpServerStore } from './libsql-mcp-server-store.js';
@@ -54,6 +56,8 @@ export class LibsqlStore implements Store {
   readonly mcpServers: McpServerStore;
   readonly toolbox: ToolboxStore;
   readonly stats: StatsStore;
+  readonly runStates: RunStateStore;
+  readonly approvals: ApprovalStore;
   private readonly writer: GroupCommitWriter;
 
   private constructor(private readonly engine: SqlEngine) {
@@ -71,6 +75,8 @@ export class LibsqlStore implements Store {
     this.mcpServers = new LibsqlMcpServerStore(sql);
     this.toolbox = new LibsqlToolboxStore(sql);
     this.stats = new LibsqlStatsStore(sql);
+    this.runStates = new LibsqlRunStateStore(sql);
+    this.approvals = new LibsqlApprovalStore(sql);
   }
 
   /**

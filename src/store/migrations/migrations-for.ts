@@ -4,6 +4,7 @@ import { mcpServersSchema } from './mcp-servers-schema.js';
 import { mcpTrustAnnotationsSchema } from './mcp-trust-annotations-schema.js';
 import type { Migration } from './migration.js';
 import { runOwnersSchema } from './run-owners-schema.js';
+import { runStatesSchema } from './run-states-schema.js';
 import { skillVersionsSchema } from './skill-versions-schema.js';
 import { skillsSchema } from './skills-schema.js';
 import type { SqlDialect } from './sql-dialect.js';
@@ -11,5 +12,5 @@ import { toolboxSchema } from './toolbox-schema.js';
 
 /** Every migration of the schema, oldest first, spelled for `dialect`. Append new versions at the end. */
 export function migrationsFor(dialect: SqlDialect): readonly Migration[] {
-  return [initialSchema(dialect), skillsSchema(dialect), mcpServersSchema(dialect), toolboxSchema(dialect), mcpTrustAnnotationsSchema(dialect), skillVersionsSchema(dialect), runOwnersSchema(dialect), eventTypesIndexSchema(dialect)];
+  return [initialSchema(dialect), skillsSchema(dialect), mcpServersSchema(dialect), toolboxSchema(dialect), mcpTrustAnnotationsSchema(dialect), skillVersionsSchema(dialect), runOwnersSchema(dialect), eventTypesIndexSchema(dialect), runStatesSchema(dialect)];
 }

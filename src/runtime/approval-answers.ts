@@ -1,0 +1,145 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { finishRun } from '../agent/index.js';
+import { ForgeError, NotFoundError, type ApprovalRecord, type ErrorInfo, type HaltReason, type RunStatus } from '../core/index.js';
+import { processAlive, StoredApprovalGate } from '../runs/index.js';
+import type { ForgeRuntime, RunTaskResult } from './forge-runtime.js';
+import { resumeTask, type ResumeTaskOptions } from './resume-task.js';
+
+/** An answer that cannot be given: no such request, already answered or used, or bound to another input. */
+export class ApprovalAnswerError extends ForgeError {
+  constructor(message: string, hint: string) {
+    super({ name: 'ApprovalAnswerError', message, hint });
+  }
+}
+
+/** Approval requests, oldest first: the pending ones, or all of them. */
+export function listApprovals(runtime: ForgeRuntime, options: { all?: boolean; runId?: string } = {}): Promise<ApprovalRecord[]> {
+  return runtime.store.approvals.list({ ...(options.all === true ? {} : { statuses: ['pending'] }), ...(options.runId === undefined ? {} : { runId: options.runId }) });
+}
+
+export interface AnswerApprovalOptions {
+  readonly runId: string;
+  readonly callId: string;
+  readonly decision: 'approved' | 'denied';
+  /** Required for a denial: the model is told it. */
+  readonly reason?: string;
+  /** When given, the answer applies only if the request's input digest starts with it (what the answerer saw). */
+  readonly digest?: string;
+  /** How the resumed run (when this process resumes it) is run. */
+  readonly resume?: Omit<ResumeTaskOptions, 'approvals'>;
+}
+
+export interface AnswerApprovalResult {
+  readonly approval: ApprovalRecord;
+  /** The run's result when this process resumed it (nobody else was waiting); null when its own process goes on with it. */
+  readonly resumed: RunTaskResult | null;
+}
+
+/**
+ * Answers one pending approval, once: bound to the run id, the call id and (with `digest`) the input the
+ * answerer saw. A second answer, an answer to a call that never asked, or one for another input is
+ * refused. Then the run goes on: its own process, when alive and waiting, sees the answer and resumes
+ * it; otherwise this process resumes it from its checkpoint (a restart between request and answer is fine).
+ */
+export async function answerApproval(runtime: ForgeRuntime, options: AnswerApprovalOptions): Promise<AnswerApprovalResult> {
+  const { store } = runtime;
+  const existing = await store.approvals.get(options.runId, options.callId);
+  if (existing === undefined) {
+    const others = await store.approvals.list({ runId: options.runId, statuses: ['pending'] });
+    throw new NotFoundError('approval request', `${options.runId} ${options.callId}`, others.length === 0 ? 'List pending requests with `forge approvals list`.' : `Run ${options.runId} waits on: ${others.map((other) => other.callId).join(', ')}.`);
+  }
+  if (options.digest !== undefined && !existing.inputDigest.startsWith(options.digest.toLowerCase())) {
+    throw new ApprovalAnswerError(`The request for ${options.callId} is bound to input ${existing.inputDigest.slice(0, 12)}, not ${options.digest}.`, 'Check the call with `forge approvals list` and answer the input it shows.');
+  }
+  if (existing.status !== 'pending') throw new ApprovalAnswerError(`The request for ${options.callId} of run ${options.runId} is ${existing.status}; it can be answered once.`, 'List pending requests with `forge approvals list`.');
+  if (existing.expiresAt !== null && Date.parse(existing.expiresAt) <= Date.now()) {
+    await expireRun(runtime, options.runId);
+    throw new ApprovalAnswerError(`The request for ${options.callId} expired at ${existing.expiresAt}; run ${options.runId} failed (approval_expired).`, 'Run the task again.');
+  }
+  const settled = await store.approvals.settle(options.runId, options.callId, options.decision, options.reason ?? null);
+  if (settled === undefined) throw new ApprovalAnswerError(`The request for ${options.callId} of run ${options.runId} was answered by someone else first.`, 'See `forge approvals list --all`.');
+  const run = await runtime.runs.get(options.runId);
+  const waiter = run.owner !== null && run.owner.pid !== process.pid && processAlive(run.owner, runtime.runs.host);
+  const stillPending = await store.approvals.list({ runId: options.runId, statuses: ['pending'] });
+  if (run.status !== 'waiting' || waiter || stillPending.length > 0) return { approval: settled, resumed: null };
+  const resumed = await resumeTask(runtime, options.runId, { ...options.resume, approvals: new StoredApprovalGate(store, { timeoutMs: runtime.config.approvalTimeoutMs }) });
+  return { approval: settled, resumed };
+}
+
+/**
+ * The waiting half of `--wait-for-approval`: waits (checking the store, since the answer comes from
+ * another process) until every request the run waits on is answered, then resumes it here, again and
+ * again while it pauses; a request that expires first ends the run `failed` (`approval_expired`).
+ */
+export async function waitAndResume(runtime: ForgeRuntime, first: RunTaskResult, options: { signal?: AbortSignal; pollMs?: number; onWaiting?: (pending: ApprovalRecord[]) => void; resume?: Omit<ResumeTaskOptions, 'approvals'> } = {}): Promise<RunTaskResult> {
+  let result = first;
+  while (result.status === 'waiting') {
+    const runId = result.run_id;
+    let announced = false;
+    for (;;) {
+      const pending = await runtime.store.approvals.list({ runId, statuses: ['pending'] });
+      if (pending.length === 0) break;
+      if (!announced) options.onWaiting?.(pending);
+      announced = true;
+      if (pending.some((approval) => approval.expiresAt !== null && Date.parse(approval.expiresAt) <= Date.now())) {
+        await expireRun(runtime, runId);
+        const run = await runtime.runs.get(runId);
+        return { ...result, status: run.status, halt_reason: run.haltReason ?? 'approval_expired', error: { name: 'ApprovalExpiredError', message: run.error ?? 'Nobody answered the approval in time.' } };
+      }
+      if (options.signal?.aborted === true) return result;
+      await delay(options.pollMs ?? 250, undefined, options.signal === undefined ? {} : { signal: options.signal }).catch(() => undefined);
+    }
+    result = await resumeTask(runtime, runId, { ...options.resume, ...(options.signal === undefined ? {} : { signal: options.signal }), approvals: new StoredApprovalGate(runtime.store, { timeoutMs: runtime.config.approvalTimeoutMs }) });
+  }
+  return result;
+}
+
+/** Ends a waiting run without running anything more: `run-end` with this status, appended to its log and store. */
+async function endWaitingRun(runtime: ForgeRuntime, runId: string, end: { status: RunStatus; haltReason: HaltReason; error: ErrorInfo }, before?: (emit: (callId: string) => void) => void): Promise<void> {
+  const handle = await runtime.runs.resume(runId, {
+    execute: async (run) => {
+      before?.((callId) => run.emitter.emit({ type: 'approval-answer', call_id: callId, decision: 'expired', reason: null }));
+      return finishRun(run.emitter, run.meter, { status: end.status, haltReason: end.haltReason, answer: null, error: end.error, startedAt: performance.now() });
+    },
+  });
+  await handle.result;
+}
+
+/** A waiting run whose request expired: the requests are marked expired and the run fails `approval_expired`. */
+export async function expireRun(runtime: ForgeRuntime, runId: string): Promise<void> {
+  const pending = await runtime.store.approvals.list({ runId, statuses: ['pending'] });
+  const expired: string[] = [];
+  for (const approval of pending) {
+    if ((await runtime.store.approvals.settle(runId, approval.callId, 'expired', null)) !== undefined) expired.push(approval.callId);
+  }
+  await endWaitingRun(
+    runtime,
+    runId,
+    { status: 'failed', haltReason: 'approval_expired', error: { name: 'ApprovalExpiredError', message: `Nobody answered the approval of ${expired.join(', ') || 'its calls'} before it expired.`, hint: 'Run the task again, or raise FORGE_APPROVAL_TIMEOUT.' } },
+    (emit) => expired.forEach(emit),
+  );
+}
+
+/** Cancels a waiting run: its requests expire unanswered and it ends `cancelled`; none of its waiting calls runs. */
+export async function cancelWaitingRun(runtime: ForgeRuntime, runId: string, reason = 'cancelled'): Promise<void> {
+  const run = await runtime.runs.get(runId);
+  if (run.status !== 'waiting') throw new ApprovalAnswerError(`Run ${runId} is ${run.status}; only a waiting run can be cancelled from another process.`, 'A running run is cancelled with Ctrl-C in its terminal.');
+  const pending = await runtime.store.approvals.list({ runId, statuses: ['pending'] });
+  for (const approval of pending) await runtime.store.approvals.settle(runId, approval.callId, 'expired', reason);
+  await endWaitingRun(runtime, runId, { status: 'cancelled', haltReason: 'cancelled', error: { name: 'RunCancelledError', message: `The run was cancelled while it waited: ${reason}` } });
+}
+
+/** Ends every waiting run whose approval request expired (on open), and returns their ids. */
+export async function expireWaitingRuns(runtime: ForgeRuntime): Promise<string[]> {
+  const now = Date.now();
+  const due = (await runtime.store.approvals.list({ statuses: ['pending'] })).filter((approval) => approval.expiresAt !== null && Date.parse(approval.expiresAt) <= now);
+  const runs = [...new Set(due.map((approval) => approval.runId))];
+  const ended: string[] = [];
+  for (const runId of runs) {
+    const run = await runtime.runs.get(runId);
+    if (run.status !== 'waiting') continue;
+    await expireRun(runtime, runId);
+    ended.push(runId);
+  }
+  return ended;
+}

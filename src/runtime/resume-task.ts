@@ -1,0 +1,62 @@
+import { UnknownToolsError, type ApprovalGate, type RunState } from '../core/index.js';
+import { resolveModel, type ResolvedModel } from '../llm/index.js';
+import { RunNotResumableError, StoredApprovalGate } from '../runs/index.js';
+import type { ForgeRuntime, RunTaskResult } from './forge-runtime.js';
+import { executeTaskLoop } from './task-loop.js';
+
+export interface ResumeTaskOptions {
+  readonly signal?: AbortSignal;
+  /** Who answers approvals the resumed run asks for; default the runtime's. */
+  readonly approvals?: ApprovalGate;
+  /** A model built in code instead of the run's own slug (tests, the library). */
+  readonly model?: ResolvedModel;
+  readonly maxRetries?: number;
+}
+
+/**
+ * `forge run --resume <run-id>`: goes on with a stored agent or convergence run from its last checkpoint
+ * (see `RunService.resume` and `runLoop`), with the model, tools, system prompt and conversation it had.
+ * Refuses before touching the run when its model is not configured here or a tool of its set no longer
+ * exists; completed calls are never run again.
+ */
+export async function resumeTask(runtime: ForgeRuntime, runId: string, options: ResumeTaskOptions = {}): Promise<RunTaskResult> {
+  // A run that paused for an answer takes it from the store; otherwise approvals go to the runtime's gate.
+  const paused = (await runtime.runs.get(runId)).status === 'waiting';
+  const approvals = options.approvals ?? (paused ? new StoredApprovalGate(runtime.store, { timeoutMs: runtime.config.approvalTimeoutMs }) : undefined);
+  let model: ResolvedModel | undefined = options.model;
+  let conversationId = '';
+  const handle = await runtime.runs.resume(runId, {
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    check(state: RunState) {
+      try {
+        runtime.registry.snapshot(state.tools);
+      } catch (error) {
+        if (!(error instanceof UnknownToolsError)) throw error;
+        throw new RunNotResumableError(
+          runId,
+          `its tool set names ${error.toolNames.map((name) => `"${name}"`).join(', ')}, which no longer ${error.toolNames.length === 1 ? 'exists' : 'exist'}`,
+          'Reconnect the MCP server or restore the toolbox tool it used, then resume again; or run the task again.',
+        );
+      }
+      model ??= resolveModel(state.model, runtime.config.env, `run ${runId}'s model`);
+    },
+    execute: (run) => {
+      const { state } = run.resume;
+      conversationId = state.conversation_id ?? '';
+      return executeTaskLoop(runtime, run, {
+        kind: state.kind,
+        task: state.task,
+        model: model!,
+        conversationId: state.conversation_id,
+        tools: state.tools,
+        ...(state.system === null ? {} : { system: state.system }),
+        maxIterations: state.max_iterations,
+        ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+        ...(approvals === undefined ? {} : { approvals }),
+        resume: run.resume,
+      });
+    },
+  });
+  const result = await handle.result;
+  return { ...result, conversation_id: conversationId, log_file: handle.logFile };
+}
