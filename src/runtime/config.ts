@@ -36,6 +36,8 @@ export const forgeEnvironmentSchema = z.object({
   FORGE_HISTORY_TOKENS: positiveInteger('FORGE_HISTORY_TOKENS'),
   /** Seconds a call waits for its approval before its run fails `approval_expired`; default 3600. */
   FORGE_APPROVAL_TIMEOUT: positiveInteger('FORGE_APPROVAL_TIMEOUT'),
+  /** Tools whose every call needs an approval, by exact name, commas between. */
+  FORGE_REQUIRE_APPROVAL: z.string().optional(),
 });
 
 export interface ForgeConfig {
@@ -54,6 +56,8 @@ export interface ForgeConfig {
   readonly historyTokens: number | undefined;
   /** How long a call waits for its approval, in milliseconds (FORGE_APPROVAL_TIMEOUT is in seconds). */
   readonly approvalTimeoutMs: number;
+  /** Tools whose every call needs an approval (FORGE_REQUIRE_APPROVAL). */
+  readonly requireApproval: readonly string[];
   /** The whole environment, for vendor variables read by the model and search layers. */
   readonly env: Environment;
 }
@@ -79,6 +83,7 @@ export function loadConfig(env: Environment, cwd: string = process.cwd()): Forge
     historyMessages: settings.FORGE_HISTORY_MESSAGES,
     historyTokens: settings.FORGE_HISTORY_TOKENS,
     approvalTimeoutMs: (settings.FORGE_APPROVAL_TIMEOUT ?? 3600) * 1000,
+    requireApproval: (settings.FORGE_REQUIRE_APPROVAL ?? '').split(',').map((name) => name.trim()).filter((name) => name !== ''),
     env,
   };
 }

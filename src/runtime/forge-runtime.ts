@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { DEFAULT_MEMORY_BOUNDS, boundHistory, defaultPolicy, refuseApprovals, type AgentRunResult } from '../agent/index.js';
+import { DEFAULT_MEMORY_BOUNDS, boundHistory, policyRequiringApproval, refuseApprovals, type AgentRunResult } from '../agent/index.js';
 import { NotFoundError, type AnyEventBody, type ApprovalGate, type GuardedFetch, type Policy, type Store } from '../core/index.js';
 import { InProcessEventBus } from '../events/index.js';
 import { defaultModelSlug, resolveModel, type ResolvedModel } from '../llm/index.js';
@@ -103,7 +103,7 @@ export async function openRuntime(env: Environment = process.env, cwd: string = 
     await runs.endInterruptedRuns();
     await mcp.start({ waitMs: options.mcp?.startupWaitMs ?? 3_000 });
     registerPromotedTools(registry, toolbox);
-    const runtime: ForgeRuntime = { config, store, bus, redactor, registry, fetch, policy: defaultPolicy, approvals: refuseApprovals, mcp, toolbox, runs, close };
+    const runtime: ForgeRuntime = { config, store, bus, redactor, registry, fetch, policy: policyRequiringApproval(config.requireApproval), approvals: refuseApprovals, mcp, toolbox, runs, close };
     // A run that waited past its approval's expiry is ended now, like an interrupted one.
     await expireWaitingRuns(runtime);
     return runtime;

@@ -17,3 +17,18 @@ export const refuseApprovals: ApprovalGate = {
     return { approved: false, reason: `no approver is attached to this run (${request.reason}); run it interactively or change the policy` };
   },
 };
+
+/**
+ * The default policy, with these tools always sent for approval (FORGE_REQUIRE_APPROVAL): the
+ * interim way to guard a tool until the policy engine takes over per-tool rules.
+ */
+export function policyRequiringApproval(tools: readonly string[]): Policy {
+  if (tools.length === 0) return defaultPolicy;
+  const guarded = new Set(tools);
+  return {
+    async decide(request) {
+      if (guarded.has(request.tool)) return { decision: 'require_approval', reason: `${request.tool} needs approval (FORGE_REQUIRE_APPROVAL)` };
+      return defaultPolicy.decide(request);
+    },
+  };
+}
