@@ -11,7 +11,7 @@ import {
   type TokenUsage,
 } from '../core/index.js';
 import type { RunEmitter } from '../events/index.js';
-import type { CostMeter, ResolvedModel } from '../llm/index.js';
+import { ModelInputHasher, type CostMeter, type ResolvedModel } from '../llm/index.js';
 import { dispatchToolCall, type DispatchOutcome, type ToolRegistry } from '../tools/index.js';
 import { finishRun, type RunSummary } from './finish-run.js';
 import { providerToolsFrom, streamMeteredModelTurn, type LoopMessage, type ModelToolCall } from './model-turn.js';
@@ -121,6 +121,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
   try {
     await persist([{ role: 'user', content: [{ type: 'text', text: options.task }] }], { model: null, tokens: null });
     const providerTools = providerToolsFrom(tools.specifications());
+    const inputHasher = new ModelInputHasher();
     for (let iteration = 1; iteration <= maxIterations; iteration += 1) {
       if (signal.aborted) throw new RunCancelledError(String(signal.reason ?? 'cancelled'));
       const turn = await streamMeteredModelTurn({
@@ -134,6 +135,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
         meter,
         purpose: 'agent-step',
         iteration,
+        inputHasher,
       });
       const { record } = turn;
       if (turn.text !== '') {

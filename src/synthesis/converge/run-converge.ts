@@ -12,7 +12,7 @@ import {
   type TokenUsage,
 } from '../../core/index.js';
 import type { RunEmitter } from '../../events/index.js';
-import type { CostMeter, ResolvedModel } from '../../llm/index.js';
+import { ModelInputHasher, type CostMeter, type ResolvedModel } from '../../llm/index.js';
 import { dispatchToolCall, type DispatchOutcome, type ToolRegistry } from '../../tools/index.js';
 import { synthesizeTool, type ToolRequest } from '../pipeline/index.js';
 import type { SandboxLimits } from '../sandbox/index.js';
@@ -95,6 +95,7 @@ export async function runConverge(options: ConvergeRunOptions): Promise<Converge
   const signal = options.signal ?? new AbortController().signal;
   const system = buildSystemPrompt(options.system ?? CONVERGE_SYSTEM_PROMPT);
   const messages: LoopMessage[] = [];
+  const inputHasher = new ModelInputHasher();
   const steps: RunStep[] = [];
   const warnings: string[] = [];
   let plan: PlanStep[] = [];
@@ -179,6 +180,7 @@ export async function runConverge(options: ConvergeRunOptions): Promise<Converge
         meter,
         purpose: 'agent-step',
         iteration: turn,
+        inputHasher,
       });
       const tokens = { input: modelTurn.record.inputTokens, output: modelTurn.record.outputTokens };
       if (modelTurn.text !== '') emitter.emit({ type: 'assistant-text', iteration: turn, text: modelTurn.text });
