@@ -15,56 +15,16 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { setTimeout as delay } from 'node:timers/promises';
-import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from '@ai-sdk/provider';
-import { z } from 'zod';
-import { defineTool } from '../src/core/index.js';
 import { openRuntime, runTask, type ForgeRuntime } from '../src/runtime/index.js';
 import { openStore } from '../src/store/index.js';
+import { TIMER_MODEL_CALLS as MODEL_CALLS, noopTools, timerModel } from '../test/support/timer-model.js';
 
 const COUNTS = (process.env['COUNTS'] ?? '10,100,1000,2000').split(',').map(Number);
 const DELAY_MS = Number(process.env['DELAY_MS'] ?? 1000);
-const MODEL_CALLS = 3;
 /** AUDIT=0 skips the persistence audit (for profiling the runs alone). */
 const AUDIT = process.env['AUDIT'] !== '0';
 /** STORE_THREAD=worker runs the file store's SQL on its own worker thread instead of the main thread (for comparison). */
 const STORE_THREAD = process.env['STORE_THREAD'] === 'worker' ? 'worker' : 'main';
-
-const usage = {
-  inputTokens: { total: 40, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
-  outputTokens: { total: 8, text: undefined, reasoning: undefined },
-};
-
-/** Answers (streaming, as the agent loop asks) after DELAY_MS: a call to `noop_a`, then `noop_b`, then the final answer. */
-function timerModel(): LanguageModelV3 {
-  let counter = 0;
-  return {
-    specificationVersion: 'v3',
-    provider: 'bench',
-    modelId: 'timer',
-    supportedUrls: {},
-    async doGenerate() {
-      throw new Error('the agent loop streams');
-    },
-    async doStream(options: LanguageModelV3CallOptions) {
-      await delay(DELAY_MS, undefined, { signal: options.abortSignal });
-      const results = options.prompt.filter((message) => message.role === 'tool').length;
-      counter += 1;
-      const parts: LanguageModelV3StreamPart[] =
-        results >= MODEL_CALLS - 1
-          ? [{ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: 'done' }, { type: 'text-end', id: 't' }, { type: 'finish', finishReason: { unified: 'stop', raw: undefined }, usage }]
-          : [{ type: 'tool-call', toolCallId: `c${counter}`, toolName: results === 0 ? 'noop_a' : 'noop_b', input: '{"value":1}' }, { type: 'finish', finishReason: { unified: 'tool-calls', raw: undefined }, usage }];
-      return {
-        stream: new ReadableStream({
-          start(controller) {
-            for (const part of parts) controller.enqueue(part);
-            controller.close();
-          },
-        }),
-      };
-    },
-  };
-}
 
 interface Figures {
   readonly count: number;
@@ -99,10 +59,8 @@ async function measure(count: number): Promise<Figures> {
   const store = await openStore({ url: path.join(home, 'forge.db'), thread: STORE_THREAD });
   const runtime = await openRuntime({ FORGE_HOME: home }, home, { store, mcp: { startupWaitMs: 0 } });
   try {
-    for (const name of ['noop_a', 'noop_b']) {
-      runtime.registry.register(defineTool({ name, description: 'does nothing', inputSchema: z.object({ value: z.number() }), risk: 'low', sideEffect: 'read', execute: async ({ value }) => ({ value }) }));
-    }
-    const model = { slug: 'bench:timer', provider: 'bench', model: timerModel() };
+    for (const tool of noopTools()) runtime.registry.register(tool);
+    const model = { slug: 'bench:timer', provider: 'bench', model: timerModel(() => DELAY_MS) };
     // One run first, so modules loaded on first use are loaded: the figures are a warm process's.
     await runTask(runtime, { task: 'warm-up', model, maxIterations: MODEL_CALLS + 1 });
     let peakMemory = 0;

@@ -1,7 +1,7 @@
 /**
  * Loop overhead per iteration: Forge's loop (dispatch, events, run log and store recording) against
  * the AI SDK's own generateText tool loop, on the same zero-latency model and the same no-op tool.
- * Target (engine-core issue): Forge ≤ 1.5× the bare AI SDK loop.
+ * Target: Forge with persistence ≤ 1.2× the bare AI SDK loop (concurrency issue; 1.5× in the engine-core issue).
  *
  *   npm run bench            (ITERATIONS=20 RUNS=60 ROUNDS=5 by default)
  */
@@ -141,8 +141,8 @@ async function main(): Promise<void> {
   process.stdout.write(`loop overhead per iteration — ${ITERATIONS} iterations × ${RUNS} runs, best of ${ROUNDS} interleaved rounds, zero-latency model, no-op tool\n\n`);
   process.stdout.write(`${'contender'.padEnd(52)}${'µs/iteration'.padStart(14)}${'ratio'.padStart(10)}\n`);
   for (const [name, micros, ratio] of rows) process.stdout.write(`${name.padEnd(52)}${micros.toFixed(1).padStart(14)}${`${ratio.toFixed(2)}×`.padStart(10)}\n`);
-  const verdict = best.forge / best.generateText <= 1.5 ? 'within' : 'OVER';
-  process.stdout.write(`\ntarget: Forge ≤ 1.50× generateText — ${verdict} target (${(best.forge / best.generateText).toFixed(2)}×)\n`);
+  const verdict = best.forge / best.generateText <= 1.2 ? 'within' : 'OVER';
+  process.stdout.write(`\ntarget: Forge with run log and store ≤ 1.20× generateText — ${verdict} target (${(best.forge / best.generateText).toFixed(2)}×)\n`);
 }
 
 await main();

@@ -3,8 +3,11 @@
  * the world's agent over the OpenAI wire format, token usage estimated at 4 characters a token from the
  * real requests) against a guided replay of the skill saved from the first topic's run. Prints model
  * calls, tokens and wall time per mode, the share of replays resolved without any model call, and the
- * replay tokens as a share of the agent's.
+ * replay tokens as a share of the agent's. Then the fixed cost of a replay: the wall time of `runSkill`
+ * (store row, run log, events, the skill read, resolution, the run's end committed) less the time its
+ * tool calls took, over replays that called no model.
  * Targets (skills issue): ≥ 90% of guided replays need no rescue; replay tokens < 5% of the agent's.
+ * Target (concurrency issue): the fixed cost below 3 ms a replay (6–16 ms before, mostly fsync).
  *
  *   npm run bench:replay
  */
@@ -42,6 +45,13 @@ const runtime = await openRuntime({
   FORGE_RESOLVE: world.resolve,
 });
 
+const FIXED_COST_REPLAYS = 200;
+
+/** What a replay cost beyond its tools: the wall time from the call to `runSkill` to its result, less the tool calls' time. */
+function fixedCostOf(replay: Awaited<ReturnType<typeof runSkill>>, startedAt: number): number {
+  return performance.now() - startedAt - replay.steps.reduce((total, step) => total + step.duration_ms, 0);
+}
+
 interface Row {
   topic: string;
   agentCalls: number;
@@ -58,11 +68,14 @@ interface Row {
 
 try {
   const rows: Row[] = [];
+  const fixedCosts: number[] = [];
   let skillName: string | undefined;
   for (const topic of WORLD_TOPICS) {
     const agent = await runTask(runtime, { task: worldTask(topic.name), maxRetries: 0 });
     if (skillName === undefined) skillName = (await saveSkillFromRun(runtime, agent.run_id, { name: 'latest-release-notes' })).document.name;
+    const replayStarted = performance.now();
     const replay = await runSkill(runtime, { skill: skillName!, inputs: { topic: topic.name } });
+    if (replay.llm_calls === 0) fixedCosts.push(fixedCostOf(replay, replayStarted));
     const chosen = replay.steps[1]?.resolutions[0];
     rows.push({
       topic: topic.name,
@@ -104,6 +117,24 @@ replays: ${sum((row) => row.replayCalls)} model calls, ${sum((row) => row.replay
 replays resolved without any model call: ${withoutModel}/${rows.length} = ${((100 * withoutModel) / rows.length).toFixed(1)}%   (target ≥ 90%)
 replay tokens / agent tokens: ${tokenShare.toFixed(2)}%   (target < 5%)
 official page chosen: agent ${rows.filter((row) => row.agentOfficial).length}/${rows.length}, replay ${rows.filter((row) => row.replayOfficial).length}/${rows.length}`);
+  // The first replays above paid for loading and compiling the code; these are the steady state.
+  const warmUp = fixedCosts.length;
+  for (let round = 0; fixedCosts.length < warmUp + FIXED_COST_REPLAYS; round += 1) {
+    const topic = WORLD_TOPICS[round % WORLD_TOPICS.length]!;
+    const replayStarted = performance.now();
+    const replay = await runSkill(runtime, { skill: skillName!, inputs: { topic: topic.name } });
+    if (replay.llm_calls === 0) fixedCosts.push(fixedCostOf(replay, replayStarted));
+  }
+  const sorted = fixedCosts.slice(warmUp).sort((a, b) => a - b);
+  const at = (share: number) => sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))]!.toFixed(2);
+  console.log(`
+fixed cost per replay (wall time of runSkill less its tool calls, ${sorted.length} replays without a model call):
+| | ms a replay |
+|---|---|
+| before the group-commit store (concurrency issue's baseline) | 6–16 |
+| now: median | ${at(0.5)} (target < 3) |
+| now: p90 | ${at(0.9)} |
+| now: fastest / slowest | ${sorted[0]!.toFixed(2)} / ${sorted.at(-1)!.toFixed(2)} |`);
 } finally {
   await runtime.close();
   await mock.stop();

@@ -1,7 +1,7 @@
 import { APICallError, type LanguageModelV3FunctionTool, type LanguageModelV3ToolChoice, type LanguageModelV3Message, type LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { ForgeError, ModelCallError, RunCancelledError, describeError, type ModelCallRecord } from '../core/index.js';
 import type { RunEmitter } from '../events/index.js';
-import { RetriesExhaustedError, callWithRetries, hashModelInput, type CostMeter, type ResolvedModel } from '../llm/index.js';
+import { ModelInputHasher, RetriesExhaustedError, callWithRetries, type CostMeter, type ResolvedModel } from '../llm/index.js';
 import type { ToolSpecification } from '../tools/index.js';
 
 /** A message of the loop's history, in the AI SDK's provider-neutral prompt format. */
@@ -147,15 +147,16 @@ export interface MeteredModelTurn extends ModelTurn {
 /**
  * `streamModelTurn` with its bookkeeping: emits `model-call-start`, then `model-call` with the metered
  * record (or `model-error`, and rethrows), so every model call of every loop and pipeline is logged with
- * model, purpose, tokens, dollars, latency and input hash in one way.
+ * model, purpose, tokens, dollars, latency and input hash in one way. A loop passes the same
+ * `inputHasher` on every call of a run, so each call hashes only the messages added since the last one.
  */
 export async function streamMeteredModelTurn(
-  options: Parameters<typeof streamModelTurn>[0] & { emitter: RunEmitter; meter: CostMeter; purpose: string; iteration: number },
+  options: Parameters<typeof streamModelTurn>[0] & { emitter: RunEmitter; meter: CostMeter; purpose: string; iteration: number; inputHasher?: ModelInputHasher },
 ): Promise<MeteredModelTurn> {
   const { emitter, model, iteration } = options;
   emitter.emit({ type: 'model-call-start', model: model.slug, iteration });
   const started = performance.now();
-  const inputHash = hashModelInput({ system: options.system, messages: options.messages, tools: options.tools.map((tool) => tool.name) });
+  const inputHash = (options.inputHasher ?? new ModelInputHasher()).hash({ system: options.system, tools: options.tools.map((tool) => tool.name), messages: options.messages });
   let turn: ModelTurn;
   try {
     turn = await streamModelTurn(options);

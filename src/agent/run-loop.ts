@@ -16,7 +16,7 @@ import {
   type TokenUsage,
 } from '../core/index.js';
 import type { RunEmitter } from '../events/index.js';
-import type { CostMeter, ResolvedModel } from '../llm/index.js';
+import { ModelInputHasher, type CostMeter, type ResolvedModel } from '../llm/index.js';
 import { dispatchToolCall, recordedOutcome, type DispatchOutcome, type ToolRegistry, type ToolSet } from '../tools/index.js';
 import { finishRun, type RunSummary } from './finish-run.js';
 import type { LoopContext, LoopRules, TurnReport } from './loop-rules.js';
@@ -156,6 +156,8 @@ export async function runLoop(options: LoopOptions, makeRules: (context: LoopCon
   let haltReason: HaltReason = 'cap';
   let error: ErrorInfo | null = null;
   let waitingOn: string[] = [];
+  // The history only grows, so each model call hashes only what was added since the last one.
+  const inputHasher = new ModelInputHasher();
 
   const state = (pending: readonly PendingCall[]): RunState => {
     const totals = meter.totals();
@@ -260,6 +262,7 @@ export async function runLoop(options: LoopOptions, makeRules: (context: LoopCon
         maxRetries: options.maxRetries ?? 2,
         emitter,
         meter,
+        inputHasher,
         purpose: 'agent-step',
         iteration: context.turn,
       });

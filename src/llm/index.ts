@@ -1,6 +1,6 @@
 export { CassetteMismatchError, cassetteSchema, createCassettePlayer, createCassetteRecorder, readCassette, type Cassette, type CassetteSubstitutions } from './cassette-model.js';
 export { CostMeter, type CostTotals, type MeteredCall } from './cost-meter.js';
-export { hashModelInput } from './input-hash.js';
+export { ModelInputHasher, hashModelInput, type ModelInput } from './input-hash.js';
 export { MODEL_PROVIDERS, parseModelSlug, type ModelProvider, type ModelSlug } from './model-slug.js';
 export { addCosts, costOf, priceOf, type ModelPrice } from './pricing.js';
 export { NO_MODEL_HELP, defaultModelSlug, resolveModel, type Environment, type ResolvedModel } from './resolve-model.js';

@@ -12,7 +12,7 @@ export function createUtilityModel(resolved: ResolvedModel, meter: CostMeter, em
     slug: resolved.slug,
     async complete({ system, prompt, maxOutputTokens, purpose, signal }) {
       const started = performance.now();
-      const inputHash = hashModelInput({ system, prompt });
+      const inputHash = hashModelInput({ system: system ?? '', tools: [], messages: [{ role: 'user', content: [{ type: 'text', text: prompt }] }] });
       // The AI SDK's core (with its telemetry and gateway) is loaded on the first utility call, not with the runtime.
       const { generateText } = await import('ai');
       const result = await generateText({

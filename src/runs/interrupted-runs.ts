@@ -17,10 +17,11 @@ export function processAlive(owner: RunOwner, host: string): boolean {
  * Ends every run left `running` by a process that is gone (`alive` says no; a run with no
  * recorded owner counts as gone, since only a process from before owners were recorded could have left
  * it). For each, in one transaction: the events its run log holds but the store missed (the store is
- * written at most every 100 ms, the log every tick) are stored, with their steps and model calls, and a
+ * written at most every 100 ms, the log at once) are stored, with their steps and model calls, and a
  * `run-end` event, `failed` with halt reason `interrupted`, is stored and appended to the log; the row
- * then says so. A last log line the dead process cut off mid-write is dropped first, so the log stays
- * readable to its end. Returns the ids it ended.
+ * then says so. A run whose log already ends with its `run-end` is ended as that event says instead. A
+ * last log line the dead process cut off mid-write is dropped first, so the log stays readable to its
+ * end. Returns the ids it ended.
  */
 export async function endInterruptedRuns(store: Store, alive: (owner: RunOwner) => boolean): Promise<string[]> {
   const ended: string[] = [];
@@ -39,16 +40,21 @@ async function endInterruptedRun(store: Store, run: RunRecord): Promise<void> {
   const storedUpTo = Math.max(-1, ...stored.map((event) => event.seq));
   const missed = logged.filter((event) => event.seq > storedUpTo);
   const known = [...stored, ...missed];
-  const end = interruptedEnd(run, known);
   const rows = new StoreRowDeriver(run.id);
   rows.derive(known.filter((event) => event.seq <= storedUpTo));
-  const { steps, modelCalls } = rows.derive(missed);
-  if (run.logFile !== null) await appendFile(run.logFile, `${JSON.stringify(end)}\n`, { mode: 0o600 }).catch(() => undefined);
+  const derived = rows.derive(missed);
+  const { steps, modelCalls } = derived;
+  // Only a last event that ends (or pauses) the run says how it stands; an earlier one was followed by more work.
+  const lastType = known.at(-1)?.type;
+  const runUpdate = lastType === 'run-end' || lastType === 'run-pause' ? derived.runUpdate : undefined;
+  // A run whose `run-end` reached its log but not the store (killed between the two) finished: it ends as its log says.
+  const end = runUpdate === undefined ? interruptedEnd(run, known) : undefined;
+  if (end !== undefined && run.logFile !== null) await appendFile(run.logFile, `${JSON.stringify(end)}\n`, { mode: 0o600 }).catch(() => undefined);
   await store.transaction(async (writes) => {
-    await writes.events.appendAll([...missed, end]);
+    await writes.events.appendAll(end === undefined ? missed : [...missed, end]);
     await writes.steps.recordAll(steps);
     await writes.modelCalls.recordAll(modelCalls);
-    await writes.runs.update(run.id, { status: 'failed', haltReason: 'interrupted', error: end.type === 'run-end' ? (end.error?.message ?? null) : null });
+    await writes.runs.update(run.id, runUpdate ?? { status: 'failed', haltReason: 'interrupted', error: end?.type === 'run-end' ? (end.error?.message ?? null) : null });
   });
 }
 

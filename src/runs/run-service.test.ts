@@ -127,4 +127,27 @@ describe('the run service', () => {
     expect(await store.steps.list('run-dead')).toMatchObject([{ index: 0, callId: 'c1', tool: 'web_search', input: { query: 'q' }, output: 'found' }]);
     expect(await service.endInterruptedRuns()).toEqual([]);
   });
+
+  it('ends a run whose run-end reached its log but not the store as its log says, without a second run-end', async () => {
+    const logFile = path.join(home, 'runs', 'finished.jsonl');
+    const base = { ts: '2026-01-01T00:00:00.000Z', run_id: 'run-finished' };
+    const logged = [
+      { ...base, seq: 0, type: 'run-start', task: 'finished just in time', model: 'm', max_iterations: 2, conversation_id: null, tools: [] },
+      { ...base, seq: 1, type: 'model-call', model: 'm', iteration: 1, purpose: 'agent-step', tokens: { input: 12, output: 3 }, cost_usd: null, latency_ms: 5, input_hash: 'h', finish_reason: 'stop', tool_calls: 0 },
+      { ...base, seq: 2, type: 'run-end', status: 'completed', halt_reason: 'final_answer', answer: 'done', llm_calls: 1, tokens: { input: 12, output: 3 }, cost_usd: null, error: null, duration_ms: 9 },
+    ];
+    await store.runs.create({ id: 'run-finished', task: 'finished just in time', model: 'm', conversationId: null, owner: { pid: deadPid(), host: 'this-host' }, logFile });
+    // The store got the first event; the process died before the last commit.
+    await store.events.appendAll([logged[0] as ForgeEvent]);
+    await mkdir(path.dirname(logFile), { recursive: true });
+    await writeFile(logFile, logged.map((event) => `${JSON.stringify(event)}\n`).join(''));
+
+    expect(await service.endInterruptedRuns()).toEqual(['run-finished']);
+
+    expect(await store.runs.get('run-finished')).toMatchObject({ status: 'completed', haltReason: 'final_answer', answer: 'done', llmCalls: 1, error: null });
+    const lines = (await readFile(logFile, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as ForgeEvent);
+    expect(lines).toEqual(logged);
+    expect(await store.events.list('run-finished')).toEqual(logged);
+    expect(await store.modelCalls.list('run-finished')).toHaveLength(1);
+  });
 });

@@ -5,9 +5,10 @@ import type { GroupOutcome, UnitRequest } from './sqlite-protocol.js';
 import { beginWrite, retryWhileBusy } from './write-lock.js';
 
 /**
- * The SQL engine on the main thread, for an in-memory database (which exists only on the connection
- * that opened it, so no worker can share it). The connection has no busy timeout: a lock another
- * process holds is waited for with timers, so the event loop is never blocked by the wait.
+ * The SQL engine on the main thread: the default for a file, and the only one for an in-memory
+ * database (which exists only on the connection that opened it, so no worker can share it). The
+ * connection has no busy timeout: a lock another process holds is waited for with timers, so the event
+ * loop is never blocked by the wait.
  */
 export class InlineSqlEngine implements SqlEngine {
   constructor(
