@@ -299,7 +299,7 @@ export async function runLoop(options: LoopOptions, makeRules: (context: LoopCon
     return {
       run_id: emitter.runId,
       status: 'waiting',
-      halt_reason: 'cap',
+      halt_reason: 'awaiting_approval',
       answer: null,
       llm_calls: totals.llmCalls,
       tokens: totals.tokens,
