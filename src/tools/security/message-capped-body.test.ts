@@ -45,6 +45,9 @@ describe('createGuardedStreamFetch caps', () => {
   let server: Server;
   let base: string;
   let fetch: ReturnType<typeof createGuardedStreamFetch>;
+  // What the deadline tests wait for; long enough that a loaded machine still connects within it.
+  const deadlineMs = 1_000;
+  let patientFetch: ReturnType<typeof createGuardedStreamFetch>;
 
   beforeAll(async () => {
     server = createServer((request, response) => {
@@ -53,7 +56,7 @@ describe('createGuardedStreamFetch caps', () => {
       if (request.url === '/events') {
         response.writeHead(200, { 'content-type': 'text/event-stream' }).write('data: first\n\n');
         // The second event comes after the exchange deadline: an event stream is exempt from it.
-        setTimeout(() => response.end('data: second\n\n'), 600);
+        setTimeout(() => response.end('data: second\n\n'), 2 * deadlineMs);
         return;
       }
       response.writeHead(404).end();
@@ -61,7 +64,8 @@ describe('createGuardedStreamFetch caps', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const port = (server.address() as AddressInfo).port;
     base = `http://127.0.0.1:${port}`;
-    fetch = createGuardedStreamFetch({ allowHosts: parseAllowHosts(`127.0.0.1:${port}`), maxMessageBytes: 100, timeoutMs: 300 });
+    fetch = createGuardedStreamFetch({ allowHosts: parseAllowHosts(`127.0.0.1:${port}`), maxMessageBytes: 100, timeoutMs: deadlineMs });
+    patientFetch = createGuardedStreamFetch({ allowHosts: parseAllowHosts(`127.0.0.1:${port}`), maxMessageBytes: 100, timeoutMs: 30_000 });
   });
   afterAll(async () => {
     server.closeAllConnections();
@@ -69,12 +73,12 @@ describe('createGuardedStreamFetch caps', () => {
   });
 
   it('refuses a response whose declared length passes the cap before reading it', async () => {
-    await expect(fetch(`${base}/declared`)).rejects.toThrow('the response declares 1000 bytes, more than 100, the cap on one message');
+    await expect(patientFetch(`${base}/declared`)).rejects.toThrow('the response declares 1000 bytes, more than 100, the cap on one message');
   });
 
   it('ends an ordinary response whose body does not finish in time', async () => {
     const response = await fetch(`${base}/stalled`);
-    await expect(response.text()).rejects.toThrow('no complete response within 300 ms');
+    await expect(response.text()).rejects.toThrow(`no complete response within ${deadlineMs} ms`);
   });
 
   it('lets an event stream stay open past the deadline, event after event', async () => {
