@@ -12,7 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { LLMock, type ChatCompletionRequest } from '@copilotkit/aimock';
-import { openRuntime, runSkill, runTask, saveSkillFromRun } from '../src/runtime/index.js';
+import { openRuntime, runSkill, runTask } from '../src/runtime/index.js';
 import { WORLD_TOPICS, isWorldAgentRequest, startFixtureWorld, worldAgentResponse, worldTask } from '../test/fixtures/world/index.js';
 
 function promptText(request: ChatCompletionRequest): string {
@@ -61,7 +61,7 @@ try {
   let skillName: string | undefined;
   for (const topic of WORLD_TOPICS) {
     const agent = await runTask(runtime, { task: worldTask(topic.name), maxRetries: 0 });
-    if (skillName === undefined) skillName = (await saveSkillFromRun(runtime, agent.run_id, { name: 'latest-release-notes' })).document.name;
+    if (skillName === undefined) skillName = (await runtime.skills.saveFromRun(agent.run_id, { name: 'latest-release-notes' })).document.name;
     const replay = await runSkill(runtime, { skill: skillName!, inputs: { topic: topic.name } });
     const chosen = replay.steps[1]?.resolutions[0];
     rows.push({
