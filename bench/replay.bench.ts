@@ -15,7 +15,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { LLMock, type ChatCompletionRequest } from '@copilotkit/aimock';
-import { openRuntime, runSkill, runTask, saveSkillFromRun } from '../src/runtime/index.js';
+import { openRuntime, runSkill, runTask } from '../src/runtime/index.js';
 import { WORLD_TOPICS, isWorldAgentRequest, startFixtureWorld, worldAgentResponse, worldTask } from '../test/fixtures/world/index.js';
 
 function promptText(request: ChatCompletionRequest): string {
@@ -72,7 +72,7 @@ try {
   let skillName: string | undefined;
   for (const topic of WORLD_TOPICS) {
     const agent = await runTask(runtime, { task: worldTask(topic.name), maxRetries: 0 });
-    if (skillName === undefined) skillName = (await saveSkillFromRun(runtime, agent.run_id, { name: 'latest-release-notes' })).document.name;
+    if (skillName === undefined) skillName = (await runtime.skills.saveFromRun(agent.run_id, { name: 'latest-release-notes' })).document.name;
     const replayStarted = performance.now();
     const replay = await runSkill(runtime, { skill: skillName!, inputs: { topic: topic.name } });
     if (replay.llm_calls === 0) fixedCosts.push(fixedCostOf(replay, replayStarted));

@@ -5,7 +5,7 @@ import { LLMock, type ChatCompletionRequest, type FixtureResponse } from '@copil
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool } from '../src/core/index.js';
-import { openRuntime, runSkill, runTask, saveSkillFromRun, type ForgeRuntime } from '../src/runtime/index.js';
+import { openRuntime, runSkill, runTask, type ForgeRuntime } from '../src/runtime/index.js';
 import { SkillInputError, type SkillDocument } from '../src/skills/index.js';
 
 const customers = [
@@ -81,7 +81,7 @@ describe('skills: a three-step dependency chain (look up an id, fetch the record
     for (const tool of [findCustomer, getCustomerV1, sendEmail]) runtime.registry.register(tool);
     const recorded = await runTask(runtime, { task: 'Email the account summary to customer alice', maxRetries: 0 });
     expect(recorded).toMatchObject({ status: 'completed', llm_calls: 4 });
-    skill = (await saveSkillFromRun(runtime, recorded.run_id, { name: 'email-account-summary', constants: ['steps[2].subject'] })).document;
+    skill = (await runtime.skills.saveFromRun(recorded.run_id, { name: 'email-account-summary', constants: ['steps[2].subject'] })).document;
   });
 
   afterAll(async () => {

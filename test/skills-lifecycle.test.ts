@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { LLMock, type ChatCompletionRequest } from '@copilotkit/aimock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openRuntime, runSkill, runTask, runTaskWithSkills, saveSkillFromRun, type ForgeRuntime } from '../src/runtime/index.js';
+import { openRuntime, runSkill, runTask, runTaskWithSkills, type ForgeRuntime } from '../src/runtime/index.js';
 import { testSkillAgainstRecording, type SkillDocument, type SkillModeError } from '../src/skills/index.js';
 import { WORLD_TOPICS, isWorldAgentRequest, startFixtureWorld, worldAgentResponse, worldTask, type FixtureWorldServer } from './fixtures/world/index.js';
 
@@ -52,7 +52,7 @@ describe('skills: record on one topic, replay on every other topic of the fixtur
       FORGE_RESOLVE: world.resolve,
     });
     recordedRun = await runTask(runtime, { task: worldTask(recordedTopic.name), maxRetries: 0 });
-    skill = (await saveSkillFromRun(runtime, recordedRun.run_id, { name: 'latest-release-notes' })).document;
+    skill = (await runtime.skills.saveFromRun(recordedRun.run_id, { name: 'latest-release-notes' })).document;
   });
 
   afterAll(async () => {

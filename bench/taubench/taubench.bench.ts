@@ -21,7 +21,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { LLMock } from '@copilotkit/aimock';
-import { openRuntime, runSkill, runTask, runTaskWithSkills, saveSkillFromRun, type ForgeRuntime } from '../../src/runtime/index.js';
+import { openRuntime, runSkill, runTask, runTaskWithSkills, type ForgeRuntime } from '../../src/runtime/index.js';
 import type { SkillDocument } from '../../src/skills/index.js';
 import { groupTasksBySequence, loadRetailTasks, startRetailMcpServer, type RetailTask } from './index.js';
 import { allowEveryCall } from './harness/allow-every-call.js';
@@ -83,7 +83,7 @@ try {
     agent.current = first;
     const run = await runTask(runtime, { task: first.instruction, maxRetries: 0, maxIterations: first.actions.length + 2 });
     if (run.status !== 'completed' || server.hash() !== groundTruthRun(first).hash) throw new Error(`recording task ${first.index} did not reproduce its ground truth (${run.status})`);
-    const { document } = await saveSkillFromRun(runtime, run.run_id, { name: `retail-group-${index + 1}` });
+    const { document } = await runtime.skills.saveFromRun(run.run_id, { name: `retail-group-${index + 1}` });
     recorded.push({ group: index + 1, tasks: group.tasks, skill: document, stepActions: skillStepActions(document, first), agentCalls: run.llm_calls });
   }
   agent.current = undefined;

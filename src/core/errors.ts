@@ -188,3 +188,12 @@ export function describeError(error: unknown): { name: string; message: string; 
   if (error instanceof Error) return { name: error.name, message: error.message };
   return { name: 'Error', message: String(error) };
 }
+
+/** A job was enqueued on a queue that has been closed: nothing will ever take it, so it is refused. */
+export class JobQueueClosedError extends ForgeError {
+  readonly kind: string;
+  constructor(kind: string) {
+    super({ name: 'JobQueueClosedError', message: `The job queue is closed; the ${kind} job was not enqueued.`, hint: 'Enqueue jobs before closing the queue, or open a new one.' });
+    this.kind = kind;
+  }
+}

@@ -1,5 +1,7 @@
 export * from './errors.js';
 export * from './events.js';
+export * from './credentials.js';
+export type * from './job-queue.js';
 export type * from './model.js';
 export type * from './network.js';
 export type * from './policy.js';

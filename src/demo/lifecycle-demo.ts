@@ -1,6 +1,6 @@
 import type { ForgeEvent, TokenUsage } from '../core/index.js';
 import { cassetteSchema, createCassettePlayer } from '../llm/index.js';
-import { openRuntime, runSkill, runTask, saveSkillFromRun, type Environment } from '../runtime/index.js';
+import { openRuntime, runSkill, runTask, type Environment } from '../runtime/index.js';
 import type { ResolutionStrategy } from '../skills/index.js';
 import recordedSession from './demo-cassette.json' with { type: 'json' };
 import { WORLD_TOPICS, worldTask } from './fixture-world.js';
@@ -45,7 +45,7 @@ export async function runLifecycleDemo(env: Environment, options: { onEvent?: (e
     const model = createCassettePlayer(cassetteSchema.parse(recordedSession), { port: `:${world.port}` });
     const agent = await runTask(runtime, { task: worldTask(recordedTopic), model: { slug: 'cassette:demo-session', provider: 'cassette', model } });
     if (agent.status !== 'completed') throw new Error(`the recorded agent run did not complete: ${agent.error?.message ?? agent.status}`);
-    const { document: skill } = await saveSkillFromRun(runtime, agent.run_id, { name: 'latest-release-notes' });
+    const { document: skill } = await runtime.skills.saveFromRun(agent.run_id, { name: 'latest-release-notes' });
     const rows: DemoRow[] = [
       {
         kind: 'agent (recorded model session)',

@@ -6,3 +6,4 @@ export { addCosts, costOf, priceOf, type ModelPrice } from './pricing.js';
 export { NO_MODEL_HELP, defaultModelSlug, resolveModel, type Environment, type ResolvedModel } from './resolve-model.js';
 export { createUtilityModel } from './utility-model.js';
 export { RetriesExhaustedError, callWithRetries } from './call-with-retries.js';
+export { CREDENTIAL_VARIABLES, EnvironmentCredentials, modelKeysFromEnvironment, readModelKeys, type ModelKeys } from './model-keys.js';

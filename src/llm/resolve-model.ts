@@ -2,8 +2,9 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import { ConfigurationError, ModelNotConfiguredError } from '../core/index.js';
+import { ConfigurationError, ModelNotConfiguredError, type CredentialProvider } from '../core/index.js';
 import { createCassettePlayer, createCassetteRecorder, readCassette } from './cassette-model.js';
+import { CREDENTIAL_VARIABLES, modelKeysFromEnvironment, type ModelKeys } from './model-keys.js';
 import { parseModelSlug } from './model-slug.js';
 
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -24,9 +25,10 @@ function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
 }
 
-function requireKey(env: Environment, variable: string, slug: string): string {
-  const key = nonEmpty(env[variable]);
+function requireKey(keys: ModelKeys, provider: CredentialProvider, slug: string): string {
+  const key = nonEmpty(keys[provider]);
   if (key === undefined) {
+    const variable = CREDENTIAL_VARIABLES[provider];
     throw new ModelNotConfiguredError(`The model ${slug} needs ${variable}, which is not set.`, `export ${variable}=… (or choose another model with --model / FORGE_MODEL).`);
   }
   return key;
@@ -35,19 +37,19 @@ function requireKey(env: Environment, variable: string, slug: string): string {
 /**
  * Resolves a slug to a model through the AI SDK provider boundary, honouring the vendors' own
  * variables: `OPENAI_BASE_URL` includes `/v1`; `ANTHROPIC_BASE_URL` is the host root, as in the
- * official SDKs.
+ * official SDKs. The keys are `keys` alone when given (see `readModelKeys`), else the environment's.
  */
-export function resolveModel(slugText: string, env: Environment, variable = 'model'): ResolvedModel {
+export function resolveModel(slugText: string, env: Environment, variable = 'model', keys: ModelKeys = modelKeysFromEnvironment(env)): ResolvedModel {
   const slug = parseModelSlug(slugText, variable);
   switch (slug.provider) {
     case 'openai': {
-      const provider = createOpenAI({ apiKey: requireKey(env, 'OPENAI_API_KEY', slug.text), baseURL: nonEmpty(env['OPENAI_BASE_URL']) });
+      const provider = createOpenAI({ apiKey: requireKey(keys, 'openai', slug.text), baseURL: nonEmpty(env['OPENAI_BASE_URL']) });
       return { slug: slug.text, provider: slug.provider, model: provider.chat(slug.modelId) };
     }
     case 'anthropic': {
       const root = nonEmpty(env['ANTHROPIC_BASE_URL']);
       const provider = createAnthropic({
-        apiKey: requireKey(env, 'ANTHROPIC_API_KEY', slug.text),
+        apiKey: requireKey(keys, 'anthropic', slug.text),
         baseURL: root === undefined ? undefined : `${trimSlash(root)}/v1`,
       });
       return { slug: slug.text, provider: slug.provider, model: provider(slug.modelId) };
@@ -55,7 +57,7 @@ export function resolveModel(slugText: string, env: Environment, variable = 'mod
     case 'openrouter': {
       const provider = createOpenAICompatible({
         name: 'openrouter',
-        apiKey: requireKey(env, 'OPENROUTER_API_KEY', slug.text),
+        apiKey: requireKey(keys, 'openrouter', slug.text),
         baseURL: trimSlash(nonEmpty(env['OPENROUTER_BASE_URL']) ?? 'https://openrouter.ai/api/v1'),
         includeUsage: true,
       });
@@ -75,7 +77,7 @@ export function resolveModel(slugText: string, env: Environment, variable = 'mod
           'Write openai-compatible:<model>@http://host:port/v1, or export FORGE_OPENAI_COMPATIBLE_BASE_URL=http://host:port/v1 (and FORGE_OPENAI_COMPATIBLE_API_KEY if the server wants one).',
         );
       }
-      const apiKey = nonEmpty(env['FORGE_OPENAI_COMPATIBLE_API_KEY']);
+      const apiKey = nonEmpty(keys['openai-compatible']);
       const provider = createOpenAICompatible({ name: 'openai-compatible', baseURL: trimSlash(baseURL), includeUsage: true, ...(apiKey === undefined ? {} : { apiKey }) });
       return { slug: slug.text, provider: slug.provider, model: provider.chatModel(slug.modelId) };
     }
@@ -83,7 +85,7 @@ export function resolveModel(slugText: string, env: Environment, variable = 'mod
       // cassette:<file> plays a recorded session back; with FORGE_CASSETTE_RECORD=<slug> it records one from that model.
       const recordFrom = nonEmpty(env['FORGE_CASSETTE_RECORD']);
       if (recordFrom !== undefined) {
-        const inner = resolveModel(recordFrom, env, 'FORGE_CASSETTE_RECORD');
+        const inner = resolveModel(recordFrom, env, 'FORGE_CASSETTE_RECORD', keys);
         return { slug: slug.text, provider: slug.provider, model: createCassetteRecorder(inner.model, inner.slug, slug.modelId) };
       }
       return { slug: slug.text, provider: slug.provider, model: createCassettePlayer(readCassette(slug.modelId)) };
@@ -116,12 +118,18 @@ export const NO_MODEL_HELP = `Pick one of these and run your command again:
 
 Try Forge without any model: npx forge demo`;
 
-/** The model slug to use: explicit choice, then FORGE_MODEL, then the first vendor with a key. */
-export function defaultModelSlug(env: Environment, explicit?: string): string {
+/** The model each vendor's key chooses when no slug is given, in the order they are tried. */
+const MODELS_BY_KEY: readonly (readonly [CredentialProvider, string])[] = [
+  ['openai', 'openai:gpt-4.1-mini'],
+  ['anthropic', 'anthropic:claude-sonnet-4-6'],
+  ['openrouter', 'openrouter:openai/gpt-4.1-mini'],
+];
+
+/** The model slug to use: explicit choice, then FORGE_MODEL, then the first vendor with a key (in `keys`, else the environment). */
+export function defaultModelSlug(env: Environment, explicit?: string, keys: ModelKeys = modelKeysFromEnvironment(env)): string {
   const chosen = nonEmpty(explicit) ?? nonEmpty(env['FORGE_MODEL']);
   if (chosen !== undefined) return chosen;
-  if (nonEmpty(env['OPENAI_API_KEY']) !== undefined) return 'openai:gpt-4.1-mini';
-  if (nonEmpty(env['ANTHROPIC_API_KEY']) !== undefined) return 'anthropic:claude-sonnet-4-6';
-  if (nonEmpty(env['OPENROUTER_API_KEY']) !== undefined) return 'openrouter:openai/gpt-4.1-mini';
+  const keyed = MODELS_BY_KEY.find(([provider]) => nonEmpty(keys[provider]) !== undefined);
+  if (keyed !== undefined) return keyed[1];
   throw new ModelNotConfiguredError('No model is configured.', NO_MODEL_HELP);
 }

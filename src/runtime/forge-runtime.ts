@@ -1,117 +1,24 @@
-import { hostname } from 'node:os';
-import { DEFAULT_MEMORY_BOUNDS, boundHistory, policyRequiringApproval, refuseApprovals, type AgentRunResult } from '../agent/index.js';
-import { NotFoundError, type AnyEventBody, type ApprovalGate, type GuardedFetch, type Policy, type Store } from '../core/index.js';
-import { InProcessEventBus } from '../events/index.js';
-import { defaultModelSlug, resolveModel, type ResolvedModel } from '../llm/index.js';
-import { SecretRedactor, secretsFromEnvironment } from '../redaction/index.js';
-import { RunService } from '../runs/index.js';
-import { installationSecretBox, openStore } from '../store/index.js';
+import { DEFAULT_MEMORY_BOUNDS, boundHistory, type AgentRunResult } from '../agent/index.js';
+import { NotFoundError, type AnyEventBody, type ApprovalGate, type Store } from '../core/index.js';
+import type { ResolvedModel } from '../llm/index.js';
 import type { ConvergeRunResult } from '../synthesis/converge/index.js';
-import { Toolbox, registerPromotedTools, toolboxFolder } from '../synthesis/toolbox/index.js';
-import { createBuiltinTools, searchConfigFromEnv } from '../tools/builtins/index.js';
-import { ToolRegistry } from '../tools/index.js';
-import { McpConnectionManager, type ReconnectBackoff, type StdioPermission } from '../tools/mcp/index.js';
-import { createGuardedFetch, createGuardedStreamFetch, parseAllowHosts, parseResolveEntries } from '../tools/security/index.js';
-import { FORGE_VERSION } from '../version.js';
-import { loadConfig, type Environment, type ForgeConfig } from './config.js';
-import { executeTaskLoop } from './task-loop.js';
-import { expireWaitingRuns } from './approval-answers.js';
+import { loadConfig, type Environment } from './config.js';
 import { toLoopMessage } from './conversation-messages.js';
+import { createRuntime, type ForgeRuntime, type RuntimeParts } from './create-runtime.js';
+import { resolveRuntimeModel } from './runtime-model.js';
+import { executeTaskLoop } from './task-loop.js';
 
-/** Everything a command needs, wired with the embedded defaults. */
-export interface ForgeRuntime {
-  readonly config: ForgeConfig;
-  readonly store: Store;
-  /** Every event on it has passed `redactor` before any listener (run log, store, terminal, API) sees it. */
-  readonly bus: InProcessEventBus;
-  /** The secrets of this runtime (its environment's keys, opened MCP header values), redacted from events and stored messages. */
-  readonly redactor: SecretRedactor;
-  /** The catalog of every tool; each run takes an immutable snapshot of it when it starts. */
-  readonly registry: ToolRegistry;
-  readonly fetch: GuardedFetch;
-  readonly policy: Policy;
-  readonly approvals: ApprovalGate;
-  /** Remote MCP servers: reconnected from the store on open, their tools in the catalog while connected. */
-  readonly mcp: McpConnectionManager;
-  /** Synthesized and hand-added tools (`FORGE_HOME/toolbox`); its promoted tools are in the catalog. */
-  readonly toolbox: Toolbox;
-  /** Starts every run (agent, converge, skill replay, direct tool call) and owns its lifecycle. */
-  readonly runs: RunService;
-  /** Ends MCP sessions (their tools leave the catalog), then closes the store. */
-  close(): Promise<void>;
-}
+export type { ForgeRuntime } from './create-runtime.js';
 
-/** Choices a composition root makes when it opens the runtime. */
-export interface RuntimeOptions {
-  /**
-   * The redactor to use and add this runtime's secrets to, so a composition root that prints (the CLI)
-   * redacts what the runtime learns; a new one when absent.
-   */
-  readonly redactor?: SecretRedactor;
-  /** A store opened by the caller (the runtime closes it with itself); by default FORGE_DATABASE_URL's. */
-  readonly store?: Store;
-  readonly mcp?: {
-    /** Stdio MCP servers start local programs: `allow` only for the local CLI's explicit opt-in; servers pass `refuse`. */
-    readonly stdio?: StdioPermission;
-    /** How long `openRuntime` waits for stored servers to connect before going on without them; default 3 s. */
-    readonly startupWaitMs?: number;
-    readonly backoff?: ReconnectBackoff;
-    /** Bound on each MCP handshake, list and call; default 30 s. */
-    readonly timeoutMs?: number;
-  };
-}
+/** Choices a composition root makes when it opens the runtime from an environment: any part but the configuration. */
+export type RuntimeOptions = Omit<RuntimeParts, 'config'>;
 
 /**
- * Opens the store, builds the guard and the registry of built-in tools, seeds the redactor with the
- * environment's secrets (see `secretsFromEnvironment`), and reconnects the stored MCP servers (waiting
- * at most `startupWaitMs` for them; a server that is down keeps reconnecting in the background and
- * shows `reconnecting` meanwhile).
+ * The CLI's convenience: reads the configuration from `env` (relative paths against `cwd`) and creates
+ * the runtime with it (see `createRuntime`), every part not in `options` at its default.
  */
 export async function openRuntime(env: Environment = process.env, cwd: string = process.cwd(), options: RuntimeOptions = {}): Promise<ForgeRuntime> {
-  const config = loadConfig(env, cwd);
-  // One reading of FORGE_ALLOW_HOSTS and FORGE_RESOLVE for every way out: tools and MCP transports alike.
-  const destinations = { allowHosts: parseAllowHosts(config.allowHosts), resolve: parseResolveEntries(config.resolve) };
-  const fetch = createGuardedFetch(destinations);
-  const registry = new ToolRegistry();
-  for (const tool of createBuiltinTools(searchConfigFromEnv(env))) registry.register(tool);
-  const redactor = options.redactor ?? new SecretRedactor();
-  for (const secret of secretsFromEnvironment(env)) redactor.add(secret);
-  const store = options.store ?? (await openStore({ url: config.databaseUrl }));
-  const mcp = new McpConnectionManager({
-    store: store.mcpServers,
-    registry,
-    redactor,
-    secrets: installationSecretBox({ secretKey: config.secretKey, home: config.home }),
-    fetch: createGuardedStreamFetch(destinations),
-    // The local opt-in for stdio servers is explicit: --allow-stdio, or FORGE_MCP_ALLOW_STDIO=1.
-    stdio: options.mcp?.stdio ?? (config.mcpAllowStdio ? 'allow' : 'refuse'),
-    clientInfo: { name: 'forge', version: FORGE_VERSION },
-    ...(options.mcp?.backoff === undefined ? {} : { backoff: options.mcp.backoff }),
-    ...(options.mcp?.timeoutMs === undefined ? {} : { timeoutMs: options.mcp.timeoutMs }),
-  });
-  const close = async () => {
-    await mcp.close();
-    await store.close();
-  };
-  try {
-    // The manifest file is the source of truth; the store keeps a mirror of it, written through on every change.
-    // Opened before MCP so a broken manifest fails at once instead of after waiting for servers.
-    const toolbox = await Toolbox.open(toolboxFolder(config.home), { mirror: store.toolbox });
-    const bus = new InProcessEventBus({ redactor });
-    const runs = new RunService({ store, bus, home: config.home, owner: { pid: process.pid, host: hostname() } });
-    // A run a dead process left running is ended now, loudly, never left running for ever.
-    await runs.endInterruptedRuns();
-    await mcp.start({ waitMs: options.mcp?.startupWaitMs ?? 3_000 });
-    registerPromotedTools(registry, toolbox);
-    const runtime: ForgeRuntime = { config, store, bus, redactor, registry, fetch, policy: policyRequiringApproval(config.requireApproval), approvals: refuseApprovals, mcp, toolbox, runs, close };
-    // A run that waited past its approval's expiry is ended now, like an interrupted one.
-    await expireWaitingRuns(runtime);
-    return runtime;
-  } catch (error) {
-    // Nothing opened here may outlive a failed start: connections and the database are closed again.
-    await close();
-    throw error;
-  }
+  return createRuntime({ ...options, config: loadConfig(env, cwd) });
 }
 
 export interface RunTaskOptions {
@@ -154,10 +61,7 @@ export interface RunTaskResult extends AgentRunResult {
  */
 export async function runTask(runtime: ForgeRuntime, options: RunTaskOptions): Promise<RunTaskResult> {
   const { store, config } = runtime;
-  const model =
-    typeof options.model === 'object'
-      ? options.model
-      : resolveModel(defaultModelSlug(config.env, options.model), config.env, options.model === undefined ? 'FORGE_MODEL' : '--model');
+  const model = typeof options.model === 'object' ? options.model : await resolveRuntimeModel(runtime, options.model, options.model === undefined ? 'FORGE_MODEL' : '--model');
   // A tool list naming what does not exist is a usage error, not a failed run; the loop takes the set itself when it starts.
   if (options.tools !== undefined) runtime.registry.snapshot(options.tools);
   const conversation =
@@ -201,8 +105,7 @@ export async function runTask(runtime: ForgeRuntime, options: RunTaskOptions): P
  * its store mirror and their files are wiped.
  */
 export async function wipeToolbox(runtime: ForgeRuntime): Promise<void> {
-  for (const entry of runtime.toolbox.promoted()) runtime.registry.unregister(entry.name);
-  await runtime.toolbox.wipe();
+  await runtime.tools.wipeToolbox();
 }
 
 async function requireConversation(store: Store, id: string) {

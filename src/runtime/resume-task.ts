@@ -1,7 +1,8 @@
-import { UnknownToolsError, type ApprovalGate, type RunState } from '../core/index.js';
-import { resolveModel, type ResolvedModel } from '../llm/index.js';
+import { UnknownToolsError, parseRunState, type ApprovalGate, type RunState } from '../core/index.js';
+import type { ResolvedModel } from '../llm/index.js';
 import { RunNotResumableError, StoredApprovalGate } from '../runs/index.js';
 import type { ForgeRuntime, RunTaskResult } from './forge-runtime.js';
+import { resolveRuntimeModel } from './runtime-model.js';
 import { executeTaskLoop } from './task-loop.js';
 
 export interface ResumeTaskOptions {
@@ -23,7 +24,9 @@ export async function resumeTask(runtime: ForgeRuntime, runId: string, options: 
   // A run that paused for an answer takes it from the store; otherwise approvals go to the runtime's gate.
   const paused = (await runtime.runs.get(runId)).status === 'waiting';
   const approvals = options.approvals ?? (paused ? new StoredApprovalGate(runtime.store, { timeoutMs: runtime.config.approvalTimeoutMs }) : undefined);
-  let model: ResolvedModel | undefined = options.model;
+  // The model is resolved with this runtime's credentials before the run is touched: a missing key refuses here.
+  const saved = await runtime.store.runStates.get(runId);
+  const model: ResolvedModel | undefined = options.model ?? (saved === undefined ? undefined : await resolveRuntimeModel(runtime, parseRunState(runId, saved).model, `run ${runId}'s model`));
   let conversationId = '';
   const handle = await runtime.runs.resume(runId, {
     ...(options.signal === undefined ? {} : { signal: options.signal }),
@@ -38,7 +41,6 @@ export async function resumeTask(runtime: ForgeRuntime, runId: string, options: 
           'Reconnect the MCP server or restore the toolbox tool it used, then resume again; or run the task again.',
         );
       }
-      model ??= resolveModel(state.model, runtime.config.env, `run ${runId}'s model`);
     },
     execute: (run) => {
       const { state } = run.resume;

@@ -1,11 +1,12 @@
 import { DEFAULT_MAX_ITERATIONS, type AgentRunOptions, type AgentRunResult, type LoopMessage, type LoopResume } from '../agent/index.js';
 import { runAgent } from '../agent/index.js';
 import type { ApprovalGate } from '../core/index.js';
-import { createUtilityModel, resolveModel, type ResolvedModel } from '../llm/index.js';
+import { createUtilityModel, type ResolvedModel } from '../llm/index.js';
 import type { ActiveRun } from '../runs/index.js';
 import { runConverge, type ConvergeRunResult } from '../synthesis/converge/index.js';
 import { toStoredMessage } from './conversation-messages.js';
 import type { ForgeRuntime } from './forge-runtime.js';
+import { resolveRuntimeModel } from './runtime-model.js';
 
 /** What a task's loop needs besides its run: the same whether it starts or resumes. */
 export interface TaskLoopSpec {
@@ -28,7 +29,7 @@ export interface TaskLoopSpec {
  * guarded fetch and toolbox; messages go to the conversation (redacted) as they are said, and the run
  * is checkpointed through the run service.
  */
-export function executeTaskLoop(runtime: ForgeRuntime, run: ActiveRun, spec: TaskLoopSpec): Promise<AgentRunResult | ConvergeRunResult> {
+export async function executeTaskLoop(runtime: ForgeRuntime, run: ActiveRun, spec: TaskLoopSpec): Promise<AgentRunResult | ConvergeRunResult> {
   const { store, config } = runtime;
   const conversationId = spec.conversationId;
   const onMessages: NonNullable<AgentRunOptions['onMessages']> = async (messages, details) => {
@@ -60,7 +61,7 @@ export function executeTaskLoop(runtime: ForgeRuntime, run: ActiveRun, spec: Tas
     const testSlug = config.env['FORGE_TEST_MODEL']?.trim();
     return runConverge({
       ...common,
-      ...(testSlug ? { testModel: resolveModel(testSlug, config.env, 'FORGE_TEST_MODEL') } : {}),
+      ...(testSlug ? { testModel: await resolveRuntimeModel(runtime, testSlug, 'FORGE_TEST_MODEL') } : {}),
       toolbox: runtime.toolbox,
       ...(spec.maxIterations === undefined ? {} : { maxTurns: spec.maxIterations }),
       ...(spec.history === undefined ? {} : { history: spec.history }),

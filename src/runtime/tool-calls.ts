@@ -1,7 +1,7 @@
 import { finishRun, type RunSummary } from '../agent/index.js';
 import type { ErrorInfo } from '../core/index.js';
 import { dispatchToolCall, type DispatchOutcome } from '../tools/index.js';
-import type { ForgeRuntime } from './forge-runtime.js';
+import type { ForgeRuntime } from './create-runtime.js';
 
 export interface CallToolOptions {
   readonly name: string;

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { LLMock } from '@copilotkit/aimock';
-import { openRuntime, runSkill, runTask, saveSkillFromRun, type ForgeRuntime, type RunSkillOptions, type RunSkillResult } from '../../src/runtime/index.js';
+import { openRuntime, runSkill, runTask, type ForgeRuntime, type RunSkillOptions, type RunSkillResult } from '../../src/runtime/index.js';
 import type { SkillDocument } from '../../src/skills/index.js';
 import { allowEveryCall } from '../../bench/taubench/harness/allow-every-call.js';
 import { classifyReplay, type ReplayVerdict } from '../../bench/taubench/harness/classify-replay.js';
@@ -88,7 +88,7 @@ export class RetailSkillsWorld {
     const run = await runTask(this.runtime, { task: task.instruction, maxRetries: 0, maxIterations: task.actions.length + 2 });
     this.agent.current = undefined;
     if (run.status !== 'completed') throw new Error(`recording task ${task.index} ended ${run.status}: ${run.error?.message}`);
-    const { document } = await saveSkillFromRun(this.runtime, run.run_id, { name: options.name, ...(options.constants === undefined ? {} : { constants: options.constants }) });
+    const { document } = await this.runtime.skills.saveFromRun(run.run_id, { name: options.name, ...(options.constants === undefined ? {} : { constants: options.constants }) });
     return { skill: document, stepActions: skillStepActions(document, task), recordedTask: task };
   }
 

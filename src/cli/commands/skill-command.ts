@@ -54,7 +54,7 @@ Skills are named by name, id, or name@<version> (forge skill versions <name> lis
     .action(async (runId: string, options: { name?: string; description?: string; constant?: string[]; into?: string; json?: boolean }) => {
       await withRuntime(options.json === true, async (runtime) => {
         const modules = await skillModules();
-        const saved = await modules.saveSkillFromRun(runtime, runId, {
+        const saved = await runtime.skills.saveFromRun(runId, {
           ...(options.name === undefined ? {} : { name: options.name }),
           ...(options.description === undefined ? {} : { description: options.description }),
           ...(options.constant === undefined ? {} : { constants: options.constant }),
@@ -74,7 +74,7 @@ Skills are named by name, id, or name@<version> (forge skill versions <name> lis
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
       await withRuntime(options.json === true, async (runtime) => {
-        const records = await runtime.store.skills.list();
+        const records = await runtime.skills.list();
         const rows = records.map((record) => ({ id: record.id, name: record.name, version: record.currentVersion, status: record.status, stale_reason: record.staleReason, description: record.description, updated_at: record.updatedAt }));
         print(options.json === true, { skills: rows }, () =>
           rows.length === 0 ? 'No skills yet. Save one from a run: forge skill save <run-id>\n' : rows.map((row) => `${row.name}@${row.version}  ${row.status}${row.stale_reason === null ? '' : ` (${row.stale_reason})`}  ${row.description}\n`).join(''),
@@ -92,12 +92,12 @@ Skills are named by name, id, or name@<version> (forge skill versions <name> lis
     .action(async (name: string, options: { json?: boolean; product?: boolean }) => {
       await withRuntime(options.json === true, async (runtime) => {
         const modules = await skillModules();
-        const { record, document } = await modules.loadSkill(runtime, name);
+        const { record, document } = await runtime.skills.load(name);
         if (options.product === true) {
           print(true, modules.skillProductView(document), () => '');
           return EXIT.ok;
         }
-        const writeConstants = modules.writeConstantsOf(runtime, document);
+        const writeConstants = runtime.skills.writeConstants(document);
         print(options.json === true, { ...document, status: record.status, stale_reason: record.staleReason, skill_version: record.version, current_version: record.currentVersion, write_constants: writeConstants }, () =>
           modules.skillText(document, { status: record.status, staleReason: record.staleReason, version: record.version, currentVersion: record.currentVersion, dependent: modules.dependentValueNames(document), writeConstants }),
         );
@@ -160,9 +160,7 @@ Skills are named by name, id, or name@<version> (forge skill versions <name> lis
     .option('--json', 'print the report')
     .action(async (name: string, options: { json?: boolean }) => {
       await withRuntime(options.json === true, async (runtime) => {
-        const modules = await skillModules();
-        const { document } = await modules.loadSkill(runtime, name);
-        const report = await modules.testSkillAgainstRecording(document, runtime.registry, runtime);
+        const report = await runtime.skills.test(name);
         print(options.json === true, report, () =>
           [
             ...report.recordings.flatMap((recording) => [
@@ -185,8 +183,7 @@ Skills are named by name, id, or name@<version> (forge skill versions <name> lis
     .option('--json', 'print the new version')
     .action(async (name: string, options: { constant: string[]; json?: boolean }) => {
       await withRuntime(options.json === true, async (runtime) => {
-        const modules = await skillModules();
-        const saved = await modules.editSkill(runtime, name, { constants: options.constant });
+        const saved = await runtime.skills.edit(name, { constants: options.constant });
         print(options.json === true, { ...saved.document, skill_version: saved.version, write_constants: saved.write_constants }, () => `pinned ${options.constant.join(', ')}: skill ${saved.document.name}@${saved.version}\n${writeConstantsNote(saved.write_constants, saved.document.name)}`);
         return EXIT.ok;
       });
@@ -200,8 +197,7 @@ Skills are named by name, id, or name@<version> (forge skill versions <name> lis
     .action(async (name: string, options: { json?: boolean }) => {
       await withRuntime(options.json === true, async (runtime) => {
         const modules = await skillModules();
-        const { record } = await modules.loadSkill(runtime, name);
-        const versions = await runtime.store.skills.versions(record.id);
+        const { record, versions } = await runtime.skills.versions(name);
         print(options.json === true, { skill: record.name, current_version: record.currentVersion, versions: versions.map((version) => ({ version: version.version, note: version.note, parent_version: version.parentVersion, created_at: version.createdAt })) }, () => modules.versionsText(record.name, versions, record.currentVersion));
         return EXIT.ok;
       });
@@ -215,8 +211,7 @@ Skills are named by name, id, or name@<version> (forge skill versions <name> lis
     .option('--json', 'print the new version')
     .action(async (name: string, version: number, options: { json?: boolean }) => {
       await withRuntime(options.json === true, async (runtime) => {
-        const modules = await skillModules();
-        const saved = await modules.rollbackSkill(runtime, name, version);
+        const saved = await runtime.skills.rollback(name, version);
         print(options.json === true, { ...saved.document, skill_version: saved.version, write_constants: saved.write_constants }, () => `rolled ${saved.document.name} back to version ${version}: now ${saved.document.name}@${saved.version}\n`);
         return EXIT.ok;
       });
@@ -229,8 +224,7 @@ Skills are named by name, id, or name@<version> (forge skill versions <name> lis
     .argument('[file]', 'where to write it (default: stdout)')
     .action(async (name: string, file: string | undefined) => {
       await withRuntime(false, async (runtime) => {
-        const modules = await skillModules();
-        const { document } = await modules.loadSkill(runtime, name);
+        const { document } = await runtime.skills.load(name);
         if (file === undefined) printJson(document);
         else {
           // A skill document carries its recording (real tool results): private, like the store it came from.
@@ -248,14 +242,13 @@ Skills are named by name, id, or name@<version> (forge skill versions <name> lis
     .option('--json', 'print the stored document')
     .action(async (file: string, options: { json?: boolean }) => {
       await withRuntime(options.json === true, async (runtime) => {
-        const modules = await skillModules();
         let value: unknown;
         try {
           value = JSON.parse(await readFile(file, 'utf8')) as unknown;
         } catch (error) {
           throw new ConfigurationError(file, `is not a JSON skill document (${error instanceof Error ? error.message : String(error)}).`);
         }
-        const saved = await modules.importSkill(runtime, value);
+        const saved = await runtime.skills.import(value);
         print(options.json === true, { ...saved.document, skill_version: saved.version, write_constants: saved.write_constants }, () => `imported skill ${saved.document.name}@${saved.version}\n${writeConstantsNote(saved.write_constants, saved.document.name)}`);
         return EXIT.ok;
       });

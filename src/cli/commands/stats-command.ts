@@ -1,6 +1,4 @@
-import { hostname } from 'node:os';
 import type { Command } from 'commander';
-import { NotFoundError, type Store } from '../../core/index.js';
 import type { RunTotals, UsageTotals } from '../../runlog/index.js';
 import type { AggregateStats, RunStats } from '../../stats/index.js';
 import { EXIT, reportError } from '../command-errors.js';
@@ -73,29 +71,6 @@ function reportAggregateStats(stats: AggregateStats, source: string, json: boole
   return stats.errors.length === 0 ? EXIT.ok : EXIT.failed;
 }
 
-/**
- * Opens the store alone (not the whole runtime: no MCP servers, no toolbox), ends the runs whose process
- * died as every command that opens FORGE_HOME does, and reads `stats` from it; no figures means no run is stored.
- */
-async function readStore<Stats>(stats: (store: Store) => Promise<Stats | undefined>): Promise<Stats> {
-  // The configuration alone: the runtime's index loads the whole engine (tools, synthesis, skills), which
-  // costs this command about 0.1 s of its start and none of it is used here.
-  const { loadConfig } = await import('../../runtime/config.js');
-  const { openStore } = await import('../../store/index.js');
-  const { endInterruptedRuns, processAlive } = await import('../../runs/index.js');
-  const config = loadConfig(process.env);
-  const store = await openStore({ url: config.databaseUrl });
-  try {
-    const host = hostname();
-    await endInterruptedRuns(store, (owner) => processAlive(owner, host));
-    const read = await stats(store);
-    if (read === undefined) throw new NotFoundError('stored run', config.databaseUrl, 'Run `forge run "<task>"` first, or pass a run log file.');
-    return read;
-  } finally {
-    await store.close();
-  }
-}
-
 export function registerStatsCommand(program: Command): void {
   program
     .command('stats')
@@ -107,12 +82,10 @@ export function registerStatsCommand(program: Command): void {
     .action(async (given: string[], options: { all?: boolean; json?: boolean }) => {
       const json = options.json === true;
       try {
-        // Loaded on use, so `forge --help` and other commands start fast.
-        const { allRunsStats, newestRunStats, runLogStats, runLogsStats } = await import('../../stats/index.js');
-        if (given.length === 1 && options.all !== true) process.exitCode = reportRunStats(await runLogStats(given[0]!), json);
-        else if (given.length > 0) process.exitCode = reportAggregateStats(await runLogsStats(given), 'run logs', json);
-        else if (options.all === true) process.exitCode = reportAggregateStats(await readStore(allRunsStats), 'stored runs', json);
-        else process.exitCode = reportRunStats(await readStore(newestRunStats), json);
+        // Loaded on use, so `forge --help` and other commands start fast; the store alone, not the whole runtime.
+        const [{ answerStats }, { openStats }] = await Promise.all([import('../../stats/index.js'), import('../../runtime/open-stats.js')]);
+        const answer = await answerStats({ files: given, all: options.all === true }, () => openStats(process.env));
+        process.exitCode = answer.scope === 'run' ? reportRunStats(answer.stats, json) : reportAggregateStats(answer.stats, answer.source, json);
       } catch (error) {
         process.exitCode = reportError(error, json);
       }

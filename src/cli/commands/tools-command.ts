@@ -1,33 +1,11 @@
 import type { Command } from 'commander';
-import type { ForgeRuntime } from '../../runtime/index.js';
+import type { ToolDescription } from '../../runtime/index.js';
 import { EXIT, parseJsonOption } from '../command-errors.js';
 import { printError, printJson, printOut } from '../terminal-output.js';
 import { withRuntime } from '../with-runtime.js';
 import { formatEventLine } from '../event-line/index.js';
 
-/**
- * One tool as `tools show` prints it: what the registry knows (when it is registered) and what the
- * toolbox knows (when it was synthesized or added), so failed and unfinished tools can be inspected too.
- */
-function describeTool(runtime: ForgeRuntime, name: string) {
-  const listed = runtime.toolbox.get(name);
-  // Not in the toolbox: the registry resolves the name (misspellings included) or names what exists.
-  const registered = listed === undefined ? runtime.registry.resolve(name) : runtime.registry.get(name);
-  const entry = listed ?? (registered === undefined ? undefined : runtime.toolbox.get(registered.name));
-  const specification = registered === undefined ? undefined : runtime.registry.specification(registered.name);
-  return {
-    name: registered?.name ?? entry!.name,
-    description: registered?.description ?? entry!.description,
-    registered: registered !== undefined,
-    ...(registered === undefined ? {} : { risk: registered.risk, side_effect: registered.sideEffect }),
-    input_schema: specification?.inputSchema ?? entry!.input_schema,
-    ...(entry === undefined ? {} : { toolbox: entry }),
-  };
-}
-
-type DescribedTool = ReturnType<typeof describeTool>;
-
-function toolText(described: DescribedTool, withSource: boolean): string {
+function toolText(described: ToolDescription, withSource: boolean): string {
   const lines = [
     described.registered ? `${described.name}  (${described.side_effect}, ${described.risk} risk)` : `${described.name}  (not registered: ${described.toolbox!.status})`,
     '',
@@ -72,18 +50,8 @@ export function registerToolsCommand(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
       await withRuntime(options.json === true, async (runtime) => {
-        const rows = runtime.registry.list().map((tool) => ({ name: tool.name, risk: tool.risk, side_effect: tool.sideEffect, description: tool.description }));
         // Failed and unfinished tools are not in the registry, but stay listed: the graveyard is part of the story.
-        const toolbox = runtime.toolbox.list().map((entry) => ({
-          name: entry.name,
-          status: entry.status,
-          origin: entry.origin,
-          revisions: entry.revisions,
-          uses: entry.uses,
-          capabilities: entry.capabilities,
-          cost_usd: entry.cost_usd,
-          failures: entry.failures,
-        }));
+        const { tools: rows, toolbox } = runtime.tools.list();
         if (options.json === true) {
           printJson({ tools: rows, toolbox });
         } else {
@@ -106,7 +74,7 @@ export function registerToolsCommand(program: Command): void {
     .option('--json', 'print JSON (toolbox tools include their whole manifest entry, source and test)')
     .action(async (name: string, options: { json?: boolean; source?: boolean }) => {
       await withRuntime(options.json === true, async (runtime) => {
-        const described = describeTool(runtime, name);
+        const described = runtime.tools.describe(name);
         if (options.json === true) printJson(described);
         else printOut(toolText(described, options.source === true));
         return EXIT.ok;
@@ -123,10 +91,9 @@ export function registerToolsCommand(program: Command): void {
       const json = options.json === true;
       await withRuntime(json, async (runtime) => {
         const { readFile } = await import('node:fs/promises');
-        const { addVerifiedTool } = await import('../../synthesis/toolbox/index.js');
         const [toolSource, testSource] = await Promise.all([readSourceFile(readFile, toolFile, '<tool.js>'), readSourceFile(readFile, options.test, '--test')]);
         if (!json) printError(`verifying ${toolFile} in the sandbox: its test against the tool, then against every stub…\n`);
-        const entry = await addVerifiedTool(runtime.toolbox, runtime.registry, { toolSource, testSource, fetch: runtime.fetch });
+        const entry = await runtime.tools.add({ toolSource, testSource });
         if (json) {
           printJson({ name: entry.name, status: entry.status, capabilities: entry.capabilities, capabilities_used: entry.capabilities_used });
         } else {
@@ -144,8 +111,7 @@ export function registerToolsCommand(program: Command): void {
     .action(async (name: string, options: { json?: boolean }) => {
       const json = options.json === true;
       await withRuntime(json, async (runtime) => {
-        const { retestTool } = await import('../../synthesis/toolbox/index.js');
-        const { entry, verification } = await retestTool(runtime.toolbox, name, runtime.fetch);
+        const { entry, verification } = await runtime.tools.retest(name);
         const failures = verification.passed ? [] : verification.failures;
         if (json) {
           const verdict = { name: entry.name, status: entry.status, passed: verification.passed, failures, capabilities_used: verification.testRun.capabilitiesUsed };
@@ -167,10 +133,7 @@ export function registerToolsCommand(program: Command): void {
     .action(async (name: string, options: { json?: boolean }) => {
       const json = options.json === true;
       await withRuntime(json, async (runtime) => {
-        const { NotFoundError } = await import('../../core/index.js');
-        if (runtime.toolbox.get(name) === undefined) throw new NotFoundError('toolbox tool', name, 'List the toolbox with `forge tools list`; built-in and MCP tools are not in it.');
-        runtime.registry.unregister(name);
-        await runtime.toolbox.remove(name);
+        await runtime.tools.remove(name);
         if (json) printJson({ removed: name });
         else printOut(`removed ${name}\n`);
         return EXIT.ok;

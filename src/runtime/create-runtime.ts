@@ -1,0 +1,173 @@
+import { hostname } from 'node:os';
+import { policyRequiringApproval, refuseApprovals } from '../agent/index.js';
+import type { ApprovalGate, Credentials, EventBus, GuardedFetch, JobQueue, Policy, Store } from '../core/index.js';
+import { InProcessEventBus } from '../events/index.js';
+import { EnvironmentCredentials } from '../llm/index.js';
+import { InProcessJobQueue } from '../queue/index.js';
+import { SecretRedactor, redactedCredentials, secretsFromEnvironment } from '../redaction/index.js';
+import { RunService } from '../runs/index.js';
+import { StatsService } from '../stats/index.js';
+import { installationSecretBox, openStore } from '../store/index.js';
+import { Toolbox, registerPromotedTools, toolboxFolder } from '../synthesis/toolbox/index.js';
+import { createBuiltinTools, searchConfigFromEnv } from '../tools/builtins/index.js';
+import { ToolRegistry } from '../tools/index.js';
+import { McpConnectionManager, type ReconnectBackoff, type StdioPermission } from '../tools/mcp/index.js';
+import { createGuardedFetch, createGuardedStreamFetch, parseAllowHosts, parseResolveEntries } from '../tools/security/index.js';
+import { FORGE_VERSION } from '../version.js';
+import type { ForgeConfig } from './config.js';
+import { expireWaitingRuns } from './approval-answers.js';
+import { SkillService } from './skill-service.js';
+import { ToolService } from './tool-service.js';
+
+/** Everything a command, a server route or a library caller needs: the parts it was made of, and the services over them. */
+export interface ForgeRuntime {
+  readonly config: ForgeConfig;
+  readonly store: Store;
+  /** Every event on it has passed `redactor` before any listener (run log, store, terminal, API) sees it. */
+  readonly bus: EventBus;
+  /** The secrets of this runtime (its environment's keys, keys its credentials handed out, opened MCP header values), redacted from events and stored messages. */
+  readonly redactor: SecretRedactor;
+  /** The catalog of every tool; each run takes an immutable snapshot of it when it starts. */
+  readonly registry: ToolRegistry;
+  readonly fetch: GuardedFetch;
+  readonly policy: Policy;
+  readonly approvals: ApprovalGate;
+  /** Where model keys come from; every key read through it is added to `redactor` first. */
+  readonly credentials: Credentials;
+  /** Work for whichever worker is free; in-process by default. */
+  readonly queue: JobQueue;
+  /** Remote MCP servers: reconnected from the store on open, their tools in the catalog while connected. */
+  readonly mcp: McpConnectionManager;
+  /** Synthesized and hand-added tools (`FORGE_HOME/toolbox`); its promoted tools are in the catalog. */
+  readonly toolbox: Toolbox;
+  /** Starts every run (agent, converge, skill replay, direct tool call) and owns its lifecycle. */
+  readonly runs: RunService;
+  /** The catalog and the toolbox: list, describe, add through the gate, retest, remove. */
+  readonly tools: ToolService;
+  /** Stored skills: save from a run, import, edit, roll back, list, load, test. */
+  readonly skills: SkillService;
+  /** Figures of stored runs, summed by the store. */
+  readonly stats: StatsService;
+  /** Closes the queue (its active jobs settle first), ends MCP sessions (their tools leave the catalog), then closes the store. */
+  close(): Promise<void>;
+}
+
+/** How the runtime's MCP client behaves. */
+export interface RuntimeMcpOptions {
+  /** Stdio MCP servers start local programs: `allow` only for the local CLI's explicit opt-in; servers pass `refuse`. */
+  readonly stdio?: StdioPermission;
+  /** How long opening the runtime waits for stored servers to connect before going on without them; default 3 s. */
+  readonly startupWaitMs?: number;
+  readonly backoff?: ReconnectBackoff;
+  /** Bound on each MCP handshake, list and call; default 30 s. */
+  readonly timeoutMs?: number;
+}
+
+/**
+ * The parts a composition root may choose; each one left out gets its default here, and only here. A
+ * part given is owned by the runtime from then on: `close` closes the store and the queue.
+ */
+export interface RuntimeParts {
+  readonly config: ForgeConfig;
+  /** Default: the store at `config.databaseUrl` (FORGE_DATABASE_URL). */
+  readonly store?: Store;
+  /**
+   * Default: an in-process bus that redacts every event with `redactor`. A bus given must do the same
+   * (pass the same `redactor` to it), since the run log, the store and every listener trust it to.
+   */
+  readonly bus?: EventBus;
+  /** Default: `defaultPolicy` (risk decides: allow, or require approval). */
+  readonly policy?: Policy;
+  /** Default: `refuseApprovals` (nobody can answer, so a call that needs approval is refused). */
+  readonly approvals?: ApprovalGate;
+  /** Default: the vendors' environment variables in `config.env` (`OPENAI_API_KEY`, …). */
+  readonly credentials?: Credentials;
+  /** Default: an `InProcessJobQueue`. */
+  readonly queue?: JobQueue;
+  /**
+   * The redactor to use and add this runtime's secrets to, so a composition root that prints (the CLI)
+   * redacts what the runtime learns; a new one when absent.
+   */
+  readonly redactor?: SecretRedactor;
+  readonly mcp?: RuntimeMcpOptions;
+}
+
+/**
+ * Wires a runtime from its parts, with the embedded defaults for those not given: builds the SSRF
+ * guard and the catalog of built-in tools, seeds the redactor with the environment's secrets (see
+ * `secretsFromEnvironment`), opens the toolbox, ends the runs a dead process left running, and
+ * reconnects the stored MCP servers (waiting at most `startupWaitMs` for them; a server that is down
+ * keeps reconnecting in the background and shows `reconnecting` meanwhile). If opening fails once the
+ * store is open, the queue, MCP connections and the store (given or not) are closed before the error is thrown.
+ */
+export async function createRuntime(parts: RuntimeParts): Promise<ForgeRuntime> {
+  const { config } = parts;
+  // One reading of FORGE_ALLOW_HOSTS and FORGE_RESOLVE for every way out: tools and MCP transports alike.
+  const destinations = { allowHosts: parseAllowHosts(config.allowHosts), resolve: parseResolveEntries(config.resolve) };
+  const fetch = createGuardedFetch(destinations);
+  const registry = new ToolRegistry();
+  for (const tool of createBuiltinTools(searchConfigFromEnv(config.env))) registry.register(tool);
+  const redactor = parts.redactor ?? new SecretRedactor();
+  for (const secret of secretsFromEnvironment(config.env)) redactor.add(secret);
+  const queue = parts.queue ?? new InProcessJobQueue();
+  const store = parts.store ?? (await openStore({ url: config.databaseUrl }).catch(async (error: unknown) => {
+    await queue.close();
+    throw error;
+  }));
+  const mcp = new McpConnectionManager({
+    store: store.mcpServers,
+    registry,
+    redactor,
+    secrets: installationSecretBox({ secretKey: config.secretKey, home: config.home }),
+    fetch: createGuardedStreamFetch(destinations),
+    // The local opt-in for stdio servers is explicit: --allow-stdio, or FORGE_MCP_ALLOW_STDIO=1.
+    stdio: parts.mcp?.stdio ?? (config.mcpAllowStdio ? 'allow' : 'refuse'),
+    clientInfo: { name: 'forge', version: FORGE_VERSION },
+    ...(parts.mcp?.backoff === undefined ? {} : { backoff: parts.mcp.backoff }),
+    ...(parts.mcp?.timeoutMs === undefined ? {} : { timeoutMs: parts.mcp.timeoutMs }),
+  });
+  const close = async () => {
+    await queue.close();
+    await mcp.close();
+    await store.close();
+  };
+  try {
+    // The manifest file is the source of truth; the store keeps a mirror of it, written through on every change.
+    // Opened before MCP so a broken manifest fails at once instead of after waiting for servers.
+    const toolbox = await Toolbox.open(toolboxFolder(config.home), { mirror: store.toolbox });
+    const bus = parts.bus ?? new InProcessEventBus({ redactor });
+    const runs = new RunService({ store, bus, home: config.home, owner: { pid: process.pid, host: hostname() } });
+    // A run a dead process left running is ended now, loudly, never left running for ever.
+    await runs.endInterruptedRuns();
+    await mcp.start({ waitMs: parts.mcp?.startupWaitMs ?? 3_000 });
+    registerPromotedTools(registry, toolbox);
+    const policy = parts.policy ?? policyRequiringApproval(config.requireApproval);
+    const approvals = parts.approvals ?? refuseApprovals;
+    const runtime: ForgeRuntime = {
+      config,
+      store,
+      bus,
+      redactor,
+      registry,
+      fetch,
+      policy,
+      approvals,
+      credentials: redactedCredentials(parts.credentials ?? new EnvironmentCredentials(config.env), redactor),
+      queue,
+      mcp,
+      toolbox,
+      runs,
+      tools: new ToolService({ registry, toolbox, fetch }),
+      skills: new SkillService({ store, registry, policy, approvals }),
+      stats: new StatsService(store, config.databaseUrl),
+      close,
+    };
+    // A run that waited past its approval's expiry is ended now, like an interrupted one.
+    await expireWaitingRuns(runtime);
+    return runtime;
+  } catch (error) {
+    // Nothing opened here may outlive a failed start: connections, the queue and the database are closed again.
+    await close();
+    throw error;
+  }
+}
