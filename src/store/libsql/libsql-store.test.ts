@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigurationError, type NewRun, type Store } from '../../core/index.js';
 import { migrationsFor, SchemaVersionError } from '../migrations/index.js';
 import { openStore } from '../open-store.js';
-import { describeStoreContract } from '../store-contract.js';
+import { describeStoreContract } from '../contract/index.js';
 import { applyMigrations } from './apply-migrations.js';
 import { LibsqlStore } from './libsql-store.js';
 import { SqliteConnection } from './sqlite-core.mjs';
