@@ -28,7 +28,7 @@ export interface Store {
   readonly modelCalls: ModelCallStore;
   readonly skills: SkillStore;
   readonly mcpServers: McpServerStore;
-  /** The mirror of the toolbox manifest; the file stays the source of truth. */
+  /** The toolbox of synthesized and added tools: its only source of truth. */
   readonly toolbox: ToolboxStore;
   /** Aggregate reads over stored runs (`forge stats`). */
   readonly stats: StatsStore;

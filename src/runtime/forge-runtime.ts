@@ -7,7 +7,7 @@ import { SecretRedactor, secretsFromEnvironment } from '../redaction/index.js';
 import { RunService } from '../runs/index.js';
 import { installationSecretBox, openStore } from '../store/index.js';
 import { runConverge, type ConvergeRunResult } from '../synthesis/converge/index.js';
-import { Toolbox, registerPromotedTools, toolboxFolder } from '../synthesis/toolbox/index.js';
+import { Toolbox, registerPromotedTools, toolboxFolder, type ToolboxManifestMigration } from '../synthesis/toolbox/index.js';
 import { createBuiltinTools, searchConfigFromEnv } from '../tools/builtins/index.js';
 import { ToolRegistry } from '../tools/index.js';
 import { McpConnectionManager, type ReconnectBackoff, type StdioPermission } from '../tools/mcp/index.js';
@@ -31,8 +31,10 @@ export interface ForgeRuntime {
   readonly approvals: ApprovalGate;
   /** Remote MCP servers: reconnected from the store on open, their tools in the catalog while connected. */
   readonly mcp: McpConnectionManager;
-  /** Synthesized and hand-added tools (`FORGE_HOME/toolbox`); its promoted tools are in the catalog. */
+  /** Synthesized and hand-added tools, held by the store (their files in `FORGE_HOME/toolbox`); its promoted tools are in the catalog. */
   readonly toolbox: Toolbox;
+  /** What opening did that a person should hear of (a toolbox manifest of an older Forge migrated into the store); the CLI prints them. */
+  readonly notices: readonly string[];
   /** Starts every run (agent, converge, skill replay, direct tool call) and owns its lifecycle. */
   readonly runs: RunService;
   /** Ends MCP sessions (their tools leave the catalog), then closes the store. */
@@ -92,16 +94,17 @@ export async function openRuntime(env: Environment = process.env, cwd: string = 
     await store.close();
   };
   try {
-    // The manifest file is the source of truth; the store keeps a mirror of it, written through on every change.
-    // Opened before MCP so a broken manifest fails at once instead of after waiting for servers.
-    const toolbox = await Toolbox.open(toolboxFolder(config.home), { mirror: store.toolbox });
+    // The store is the toolbox's truth. Opened before MCP so a broken manifest left to migrate fails at once
+    // instead of after waiting for servers.
+    const toolbox = await Toolbox.open(toolboxFolder(config.home), store.toolbox);
+    const notices = toolbox.migration === null ? [] : [describeManifestMigration(toolbox.migration)];
     const bus = new InProcessEventBus({ redactor });
     const runs = new RunService({ store, bus, home: config.home, owner: { pid: process.pid, host: hostname() } });
     // A run a dead process left running is ended now, loudly, never left running for ever.
     await runs.endInterruptedRuns();
     await mcp.start({ waitMs: options.mcp?.startupWaitMs ?? 3_000 });
-    registerPromotedTools(registry, toolbox);
-    return { config, store, bus, redactor, registry, fetch, policy: defaultPolicy, approvals: refuseApprovals, mcp, toolbox, runs, close };
+    await registerPromotedTools(registry, toolbox);
+    return { config, store, bus, redactor, registry, fetch, policy: defaultPolicy, approvals: refuseApprovals, mcp, toolbox, notices, runs, close };
   } catch (error) {
     // Nothing opened here may outlive a failed start: connections and the database are closed again.
     await close();
@@ -210,12 +213,17 @@ export async function runTask(runtime: ForgeRuntime, options: RunTaskOptions): P
   return { ...(await handle.result), conversation_id: conversation.id, log_file: handle.logFile };
 }
 
+function describeManifestMigration(migration: ToolboxManifestMigration): string {
+  const what = migration.imported > 0 ? `moved ${migration.imported} tool${migration.imported === 1 ? '' : 's'} from ${migration.file} into the store` : `the store already holds the toolbox, so ${migration.file} was not read`;
+  return `toolbox: ${what}; the store is now the toolbox's only truth, and the file was kept as ${migration.movedTo} (\`forge tools export\` writes a manifest when you want one).`;
+}
+
 /**
- * `--fresh`: the toolbox's tools leave the catalog (runs already going keep theirs), then the manifest,
- * its store mirror and their files are wiped.
+ * `--fresh`: the toolbox's tools leave the catalog (runs already going keep theirs), then the store's
+ * toolbox and the tools' files are wiped.
  */
 export async function wipeToolbox(runtime: ForgeRuntime): Promise<void> {
-  for (const entry of runtime.toolbox.promoted()) runtime.registry.unregister(entry.name);
+  for (const entry of await runtime.toolbox.promoted()) runtime.registry.unregister(entry.name);
   await runtime.toolbox.wipe();
 }
 

@@ -115,7 +115,7 @@ export async function runConverge(options: ConvergeRunOptions): Promise<Converge
       return `Plan updated: ${unfinishedSteps(plan)} of ${plan.length} steps unfinished.`;
     },
     async requestTool(request: ToolRequest) {
-      const existing = toolbox.get(request.name);
+      const existing = await toolbox.get(request.name);
       const callable = tools.has(request.name) ? '; call it directly.' : ", but it is not in this run's tools.";
       if (existing?.status === 'promoted') return `${request.name} already exists and is promoted${callable}`;
       if (existing === undefined && (tools.has(request.name) || registry.get(request.name) !== undefined)) return `${request.name} already exists (a built-in or MCP tool)${callable}`;
@@ -152,7 +152,7 @@ export async function runConverge(options: ConvergeRunOptions): Promise<Converge
   // The run's set: the catalog as it is now, and the loop's own tools (which take their names over from any catalog tool).
   let tools = registry.snapshot(options.tools).with(builtins);
   // Promoted tools the run cannot call are not shown as promoted: they belong to other runs' sets or were left out of its tool list.
-  const stateBlock = () => renderStateBlock({ turn, cap, plan, tools: toolbox.list().filter((entry) => entry.status !== 'promoted' || tools.has(entry.name)) });
+  const stateBlock = async () => renderStateBlock({ turn, cap, plan, tools: (await toolbox.list()).filter((entry) => entry.status !== 'promoted' || tools.has(entry.name)) });
 
   emitter.emit({ type: 'run-start', task: options.task, model: options.model.slug, max_iterations: cap, conversation_id: null, tools: tools.names() });
   const persist = async (added: LoopMessage[], details: { model: string | null; tokens: TokenUsage | null }) => {
@@ -161,7 +161,7 @@ export async function runConverge(options: ConvergeRunOptions): Promise<Converge
   };
 
   try {
-    await persist([{ role: 'user', content: [{ type: 'text', text: `${options.task}\n\n${stateBlock()}` }] }], { model: null, tokens: null });
+    await persist([{ role: 'user', content: [{ type: 'text', text: `${options.task}\n\n${await stateBlock()}` }] }], { model: null, tokens: null });
     while (turn < cap) {
       turn += 1;
       if (signal.aborted) throw new RunCancelledError(String(signal.reason ?? 'cancelled'));
@@ -201,7 +201,7 @@ export async function runConverge(options: ConvergeRunOptions): Promise<Converge
         steps.push({ call_id: outcome.callId, iteration: turn, tool: outcome.tool, input: outcome.input, ok: outcome.ok, output: outcome.output, error: outcome.ok ? null : outcome.error, duration_ms: outcome.durationMs });
         results.push(toolResultPart(outcome, call.name));
       }
-      const state = stateBlock();
+      const state = await stateBlock();
       const reminder = calls.length === 0 ? 'You called no tool. ' : '';
       await persist(
         [...(results.length === 0 ? [] : [{ role: 'tool' as const, content: results }]), { role: 'user', content: [{ type: 'text', text: `${reminder}${state}` }] }],
