@@ -66,7 +66,7 @@ describe('the files Forge writes are its owner\'s alone', () => {
     await world?.close();
   });
 
-  it('creates FORGE_HOME, forge.db, runs/, run logs, the toolbox and an exported skill without group or other access', async () => {
+  it('creates FORGE_HOME, forge.db, runs/, run logs, an exported skill and an exported toolbox without group or other access', async () => {
     const run = await runUnderUmask022(['run', '--json', '--fresh', '--model', 'openai:gpt-4.1-mini', 'file modes task'], env);
     expect(run.code, run.stderr).toBe(0);
     const importFile = path.join(world.home, 'skill-to-import.json');
@@ -76,6 +76,9 @@ describe('the files Forge writes are its owner\'s alone', () => {
     const exportFile = path.join(world.home, 'exported-skill.json');
     const exported = await runUnderUmask022(['skill', 'export', 'top-results', exportFile], env);
     expect(exported.code, exported.stderr).toBe(0);
+    const toolboxFile = path.join(world.home, 'exported-toolbox.json');
+    const toolboxExported = await runUnderUmask022(['tools', 'export', toolboxFile], env);
+    expect(toolboxExported.code, toolboxExported.stderr).toBe(0);
 
     const logFile = String((JSON.parse(run.stdout) as { log_file: string }).log_file);
     const databaseFiles = (await readdir(home)).filter((name) => name.startsWith('forge.db'));
@@ -84,9 +87,8 @@ describe('the files Forge writes are its owner\'s alone', () => {
       home: await modeOf(home),
       runs: await modeOf(path.join(home, 'runs')),
       log: await modeOf(logFile),
-      toolbox: await modeOf(path.join(home, 'toolbox')),
-      manifest: await modeOf(path.join(home, 'toolbox', 'manifest.json')),
       exported: await modeOf(exportFile),
+      toolboxExported: await modeOf(toolboxFile),
       ...Object.fromEntries(await Promise.all(databaseFiles.map(async (name) => [name, await modeOf(path.join(home, name))]))),
     };
 
@@ -97,11 +99,11 @@ describe('the files Forge writes are its owner\'s alone', () => {
       home: '700',
       runs: '700',
       log: '600',
-      toolbox: '700',
-      manifest: '600',
       exported: '600',
+      toolboxExported: '600',
       ...Object.fromEntries(databaseFiles.map((name) => [name, '600'])),
     });
     await rm(exportFile);
+    await rm(toolboxFile);
   });
 });

@@ -140,8 +140,8 @@ describe('createRuntime with injected parts', () => {
   it('gives its services the catalog and the toolbox: tool removal refuses what the toolbox does not hold', async () => {
     const runtime = await createRuntime({ config: loadConfig({ FORGE_HOME: home }, home), mcp: { startupWaitMs: 0 } });
     try {
-      expect(runtime.tools.list().tools.map((tool) => tool.name)).toEqual(runtime.registry.names());
-      expect(runtime.tools.describe('read_url')).toMatchObject({ name: 'read_url', registered: true, side_effect: 'read' });
+      expect((await runtime.tools.list()).tools.map((tool) => tool.name)).toEqual(runtime.registry.names());
+      expect(await runtime.tools.describe('read_url')).toMatchObject({ name: 'read_url', registered: true, side_effect: 'read' });
       await expect(runtime.tools.remove('read_url')).rejects.toMatchObject({ name: 'NotFoundError', kind: 'toolbox tool', id: 'read_url' });
       expect(runtime.registry.get('read_url')).toBeDefined();
       await expect(runtime.skills.load('no-such-skill')).rejects.toMatchObject({ name: 'NotFoundError', kind: 'skill' });

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -68,8 +68,9 @@ describe('a test cannot switch off its own assertions (the verification gate, fr
     expect(added.code, added.stdout + added.stderr).toBe(1);
     expect(added.stderr).toContain('Tool "word_count" did not pass verification');
     expect(added.stderr).toMatch(/assert\.(deepEqual|match|equal|ok) failed/);
-    const manifest = JSON.parse(await readFile(path.join(forgeHome, 'toolbox', 'manifest.json'), 'utf8').catch(() => '{"tools":[]}')) as { tools: { status: string }[] };
-    expect(manifest.tools.filter((tool) => tool.status === 'promoted')).toEqual([]);
+    const listed = await runCli(['tools', 'list', '--json'], { FORGE_HOME: forgeHome });
+    expect(listed.code, listed.stderr).toBe(0);
+    expect((JSON.parse(listed.stdout) as { toolbox: unknown[] }).toolbox).toEqual([]);
   });
 });
 

@@ -88,9 +88,9 @@ describe('forge run --converge with aimock as agent, author and tester', () => {
     expect(synthesis).toMatchObject({ tool: 'count_links', status: 'promoted', revisions: 1, llm_calls: 3, tokens: { input: 800, output: 420 }, flagged: false });
     const used = ofType(first.events, 'tool-result').find((event) => event.tool === 'count_links');
     expect(used?.output).toContain(`"count":${expected.article}`);
-    expect(runtime.toolbox.get('count_links')).toMatchObject({ status: 'promoted', revisions: 1, uses: 1, capabilities_used: ['fetch'] });
+    expect(await runtime.toolbox.get('count_links')).toMatchObject({ status: 'promoted', revisions: 1, uses: 1, capabilities_used: ['fetch'] });
     // The model-facing schema comes from the declared signature, not from the author's meta.input (which describes url differently).
-    expect(runtime.toolbox.get('count_links')?.input_schema).toEqual(inputJsonSchemaFromSignature(request.signature));
+    expect((await runtime.toolbox.get('count_links'))?.input_schema).toEqual(inputJsonSchemaFromSignature(request.signature));
     expect(JSON.stringify(runtime.registry.specification('count_links')?.inputSchema)).not.toContain('http(s) URL of the page');
     // The tester never saw the tool's source: its only conversation is the contract.
     const testerRequests = world.mock.getRequests().filter((entry) => JSON.stringify(entry.body).includes('submit_test'));
@@ -112,7 +112,7 @@ describe('forge run --converge with aimock as agent, author and tester', () => {
     expect(ofType(second.events, 'toolbox-change')).toEqual([]);
     expect(ofType(second.events, 'tool-call-start').filter((event) => event.tool === 'request_tool')).toEqual([]);
     expect(ofType(second.events, 'tool-result').find((event) => event.tool === 'count_links')?.output).toContain(`"count":${expected.spam}`);
-    expect(runtime.toolbox.get('count_links')?.uses).toBe(2);
+    expect((await runtime.toolbox.get('count_links'))?.uses).toBe(2);
 
     // forge stats across both runs: the gate caught the buggy draft, and the one synthesis served two uses.
     const stats = aggregateTotals([totalsFromEvents(first.events), totalsFromEvents(second.events)]);
@@ -136,7 +136,7 @@ describe('forge run --converge with aimock as agent, author and tester', () => {
     const purposes = ofType(run, 'model-call').map((event) => event.purpose);
     expect(purposes.filter((purpose) => purpose === 'tool-test')).toHaveLength(2);
     expect(purposes.filter((purpose) => purpose === 'tool-author')).toHaveLength(1);
-    expect(runtime.toolbox.get('count_links_b')).toMatchObject({ status: 'promoted', revisions: 1 });
+    expect(await runtime.toolbox.get('count_links_b')).toMatchObject({ status: 'promoted', revisions: 1 });
   });
 
   it('marks a tool whose test never passes failed after 3 revisions, flags it loudly, keeps it listed and not callable', async () => {
@@ -158,8 +158,8 @@ describe('forge run --converge with aimock as agent, author and tester', () => {
     const refused = ofType(run, 'tool-error').find((event) => event.call_id.endsWith('_1'));
     expect(refused?.error.name).toBe('ToolNotFoundError');
     expect(runtime.registry.get('count_links_c')).toBeUndefined();
-    expect(runtime.toolbox.get('count_links_c')).toMatchObject({ status: 'failed', revisions: 3 });
-    expect(runtime.toolbox.get('count_links_c')!.failures.join('\n')).toMatch(/assert\.equal failed/);
+    expect(await runtime.toolbox.get('count_links_c')).toMatchObject({ status: 'failed', revisions: 3 });
+    expect((await runtime.toolbox.get('count_links_c'))!.failures.join('\n')).toMatch(/assert\.equal failed/);
   });
 
   it('converges without final_answer once nothing changes, waiting max(1, unfinished) stable turns', async () => {

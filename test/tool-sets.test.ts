@@ -316,7 +316,7 @@ describe('per-run tool sets over one catalog', () => {
       expect(promotedLines.length).toBeGreaterThan(0);
       expect(new Set(promotedLines)).toEqual(new Set(['(none)']));
     }
-    expect(runtime.toolbox.get('count_links')).toMatchObject({ status: 'promoted', uses: 1 });
+    expect(await runtime.toolbox.get('count_links')).toMatchObject({ status: 'promoted', uses: 1 });
 
     // A run started now takes the promoted tool from the catalog.
     world.mock.on({ userMessage: 'TOOLSET-AFTER: which tools?' }, { content: 'count_links among them', usage });

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,7 +7,7 @@ import { startFixtureWeb, type FixtureWeb } from './fixtures/fixture-web.js';
 import { countLinksShapeOnlyTest, countLinksTest, countLinksTool, linkCount } from './fixtures/synthesis/count-links-modules.js';
 import { runCli, type CliResult } from './support/built-cli.js';
 
-/** `forge tools add | list | show | call | remove` through the built binary, as a user runs them. */
+/** `forge tools add | list | show | call | test | remove | export | import` through the built binary, as a user runs them. */
 describe('the toolbox from the command line', () => {
   let web: FixtureWeb;
   let home: string;
@@ -36,8 +36,11 @@ describe('the toolbox from the command line', () => {
     return JSON.parse(result.stdout) as Record<string, unknown>;
   }
 
+  /** The toolbox as `forge tools export` writes it to stdout. */
   async function manifest(): Promise<{ version: number; tools: Array<Record<string, unknown>> }> {
-    return JSON.parse(await readFile(path.join(home, 'toolbox', 'manifest.json'), 'utf8'));
+    const exported = await runCli(['tools', 'export'], env);
+    expect(exported.code, exported.stderr).toBe(0);
+    return JSON.parse(exported.stdout) as { version: number; tools: Array<Record<string, unknown>> };
   }
 
   it('refuses a test that a stub passes, and a file that is not there, keeping nothing', async () => {
@@ -57,17 +60,18 @@ describe('the toolbox from the command line', () => {
     expect(json(list)['toolbox']).toEqual([]);
   });
 
-  it('adds a tool through the gate, calls it in the sandbox, shows it, and removes it', async () => {
+  it('adds a tool through the gate, calls it in the sandbox from processes at once, shows it, and removes it', async () => {
     const added = await runCli(['tools', 'add', file('count-links.js'), '--test', file('count-links.test.js'), '--json'], env);
     expect(added.code, added.stderr).toBe(0);
     expect(json(added)).toEqual({ name: 'count_links', status: 'promoted', capabilities: ['fetch'], capabilities_used: ['fetch'] });
 
-    const called = await runCli(['tools', 'call', 'count_links', '--json', '--input', JSON.stringify({ url: pages[1]!.url })], env);
-    expect(called.code, called.stderr).toBe(0);
-    expect(JSON.stringify(json(called))).toContain(`\\"count\\":${pages[1]!.links}`);
+    // Three processes on one store at once: each call counts (an atomic increment, not a rewrite).
+    const calls = await Promise.all([0, 1, 1].map((page) => runCli(['tools', 'call', 'count_links', '--json', '--input', JSON.stringify({ url: pages[page]!.url })], env)));
+    for (const called of calls) expect(called.code, called.stderr).toBe(0);
+    expect(JSON.stringify(json(calls[1]!))).toContain(`\\"count\\":${pages[1]!.links}`);
 
     const shown = json(await runCli(['tools', 'show', 'count_links', '--json'], env));
-    expect(shown).toMatchObject({ name: 'count_links', registered: true, toolbox: { status: 'promoted', origin: 'added', uses: 1, source: countLinksTool } });
+    expect(shown).toMatchObject({ name: 'count_links', registered: true, toolbox: { status: 'promoted', origin: 'added', uses: 3, source: countLinksTool } });
 
     const retested = await runCli(['tools', 'test', 'count_links', '--json'], env);
     expect(retested.code, retested.stderr).toBe(0);
@@ -88,6 +92,7 @@ describe('the toolbox from the command line', () => {
       'export default async function run() { return []; }',
     ].join('\n');
     const current = await manifest();
+    expect(current).toEqual({ version: 1, tools: [] });
     current.tools.push({
       name: 'extract_dates',
       description: 'Finds the dates in a text.',
@@ -105,7 +110,10 @@ describe('the toolbox from the command line', () => {
       created_at: '2026-12-01T00:00:00.000Z',
       updated_at: '2026-12-01T00:00:00.000Z',
     });
-    await writeFile(path.join(home, 'toolbox', 'manifest.json'), JSON.stringify(current, null, 2));
+    await writeFile(file('graveyard.json'), JSON.stringify(current, null, 2));
+    const imported = await runCli(['tools', 'import', file('graveyard.json'), '--json'], env);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(json(imported)).toEqual({ imported: [{ name: 'extract_dates', status: 'failed', uses: 0 }] });
 
     const shown = await runCli(['tools', 'show', 'extract_dates'], env);
     expect(shown.code, shown.stderr).toBe(0);
@@ -129,5 +137,45 @@ describe('the toolbox from the command line', () => {
     expect(called.code).toBe(1);
     expect(called.stderr + called.stdout).toMatch(/extract_dates/);
     expect((await manifest()).tools.find((tool) => tool.name === 'extract_dates')).toMatchObject({ status: 'failed', uses: 0 });
+  });
+
+  it('exports the toolbox to a private file and imports it into another FORGE_HOME, where the promoted tool is verified again and runs', async () => {
+    const added = await runCli(['tools', 'add', file('count-links.js'), '--test', file('count-links.test.js')], env);
+    expect(added.code, added.stderr).toBe(0);
+    const exportFile = file('toolbox-export.json');
+
+    const exported = await runCli(['tools', 'export', exportFile], env);
+
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stderr).toContain(`exported 2 tools to ${exportFile}`);
+    expect(((await stat(exportFile)).mode & 0o777).toString(8)).toBe('600');
+    const written = JSON.parse(await readFile(exportFile, 'utf8')) as { version: number; tools: Array<{ name: string; status: string }> };
+    expect(written.version).toBe(1);
+    expect(written.tools.map((tool) => [tool.name, tool.status])).toEqual([['extract_dates', 'failed'], ['count_links', 'promoted']]);
+
+    const otherEnv = { ...env, FORGE_HOME: path.join(home, 'other-home') };
+    const imported = await runCli(['tools', 'import', exportFile], otherEnv);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stderr).toContain('goes through the verification gate again');
+    expect(imported.stdout).toBe('imported 2 tools\n  extract_dates (failed)\n  count_links (promoted)\n');
+    const called = await runCli(['tools', 'call', 'count_links', '--json', '--input', JSON.stringify({ url: pages[0]!.url })], otherEnv);
+    expect(called.code, called.stderr).toBe(0);
+    const again = await runCli(['tools', 'export'], otherEnv);
+    expect((JSON.parse(again.stdout) as { tools: Array<{ name: string; uses: number }> }).tools.map((tool) => [tool.name, tool.uses])).toEqual([['extract_dates', 0], ['count_links', 1]]);
+  });
+
+  it('refuses to import a malformed manifest, naming the file and what is wrong, and imports nothing', async () => {
+    const badFile = file('bad-manifest.json');
+    await writeFile(badFile, JSON.stringify({ version: 1, tools: [{ name: '../escape', status: 'promoted' }] }));
+    const freshEnv = { ...env, FORGE_HOME: path.join(home, 'refusing-home') };
+
+    const refused = await runCli(['tools', 'import', badFile], freshEnv);
+
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`The toolbox manifest ${badFile} cannot be read`);
+    expect(refused.stderr).toContain('tools.0.name: must be a tool name');
+    expect(refused.stderr).toContain('tools.0.description');
+    expect(refused.stderr).not.toMatch(/\n\s+at /);
+    expect(JSON.parse((await runCli(['tools', 'export'], freshEnv)).stdout)).toEqual({ version: 1, tools: [] });
   });
 });

@@ -37,9 +37,9 @@ export interface LoopRules {
   /** A turn without tool calls ends the run with its text as the answer, or is answered with a reminder. */
   readonly noCalls: 'final-answer' | 'reminder';
   /** The first user message, from the task. */
-  firstMessage(task: string): string;
+  firstMessage(task: string): string | Promise<string>;
   /** A user message sent after a turn's tool results (the convergence state block), or null for none. */
-  afterTools(report: TurnReport): string | null;
+  afterTools(report: TurnReport): string | null | Promise<string | null>;
   /** Stop conditions checked after every turn with calls. */
   afterTurn(report: TurnReport): TurnVerdict;
   /** Why the cap ended the run, and what a reader must not miss about it. */

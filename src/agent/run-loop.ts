@@ -223,7 +223,7 @@ export async function runLoop(options: LoopOptions, makeRules: (context: LoopCon
     steps.push(...outcomes.map((outcome) => stepOf(outcome, context.turn)));
     const report: TurnReport = { turn: context.turn, calls, outcomes };
     const results = calls.map((call, index) => (index < outcomes.length ? toolResultPart(call, outcomes[index]!) : refusedExtraCall(call)));
-    const after = rules.afterTools(report);
+    const after = await rules.afterTools(report);
     await persist([{ role: 'tool', content: results }, ...(after === null ? [] : [{ role: 'user' as const, content: [{ type: 'text' as const, text: after }] }])]);
     const verdict = rules.afterTurn(report);
     await checkpoint([]);
@@ -242,7 +242,7 @@ export async function runLoop(options: LoopOptions, makeRules: (context: LoopCon
   try {
     let stop = false;
     if (resume === undefined) {
-      await persist([{ role: 'user', content: [{ type: 'text', text: rules.firstMessage(options.task) }] }]);
+      await persist([{ role: 'user', content: [{ type: 'text', text: await rules.firstMessage(options.task) }] }]);
       await checkpoint([]);
     } else if (resume.state.pending.length > 0) {
       const pending = resume.state.pending.map((call) => ({ callId: call.call_id, name: call.tool, input: call.input }));
@@ -277,7 +277,7 @@ export async function runLoop(options: LoopOptions, makeRules: (context: LoopCon
         break;
       }
       if (turn.toolCalls.length === 0) {
-        await persist([{ role: 'user', content: [{ type: 'text', text: `You called no tool. ${rules.afterTools({ turn: context.turn, calls: [], outcomes: [] }) ?? ''}`.trim() }] }]);
+        await persist([{ role: 'user', content: [{ type: 'text', text: `You called no tool. ${(await rules.afterTools({ turn: context.turn, calls: [], outcomes: [] })) ?? ''}`.trim() }] }]);
         stop = rules.afterTurn({ turn: context.turn, calls: [], outcomes: [] }) !== undefined;
         if (stop) haltReason = 'converged';
         await checkpoint([]);

@@ -52,6 +52,15 @@ function event<Type extends string, Shape extends z.ZodRawShape>(type: Type, sha
   return z.object({ ...envelope, type: z.literal(type), ...shape });
 }
 
+/**
+ * The run log format this build writes. The run's emitter stamps it on every `run-start` as
+ * `log_format`, so no producer spells it. Format 1 is every log written before the field existed (its
+ * `run-start` has no `log_format`); format 2 adds the field. A reader accepts every format up to this
+ * one and refuses a newer one by name rather than misreading it. Raise it when an event changes in a
+ * way an older reader would get wrong.
+ */
+export const RUN_LOG_FORMAT_VERSION = 2;
+
 export const eventSchemas = {
   'run-start': event('run-start', {
     task: z.string(),
@@ -59,6 +68,8 @@ export const eventSchemas = {
     max_iterations: z.number().int().positive(),
     conversation_id: z.string().nullable(),
     tools: z.array(z.string()),
+    /** The run log format (see `RUN_LOG_FORMAT_VERSION`); absent in format 1. Stamped by the emitter. */
+    log_format: z.number().int().positive().optional(),
   }),
   /** A run goes on from its last checkpoint (`forge run --resume`, an answered approval), in a new process or the same one. */
   'run-resume': event('run-resume', {

@@ -1,6 +1,9 @@
-import type { AnyEventBody, EventBus, ForgeEvent } from '../core/index.js';
+import { RUN_LOG_FORMAT_VERSION, type AnyEventBody, type EventBus, type ForgeEvent } from '../core/index.js';
 
-/** Emits the events of one run: stamps `ts`, `run_id` and a dense `seq` from 0 (or, for a resumed run, from `firstSeq`). */
+/**
+ * Emits the events of one run: stamps `ts`, `run_id` and a dense `seq` from 0 (or, for a resumed run,
+ * from `firstSeq`), and the run log format this build writes on `run-start` (whatever the producer passed).
+ */
 export interface RunEmitter {
   readonly runId: string;
   emit(body: AnyEventBody): ForgeEvent;
@@ -11,7 +14,8 @@ export function createRunEmitter(bus: EventBus, runId: string, firstSeq = 0): Ru
   return {
     runId,
     emit(body) {
-      const event = { ...body, ts: new Date().toISOString(), run_id: runId, seq: seq++ } as ForgeEvent;
+      const stamped = body.type === 'run-start' ? { ...body, log_format: RUN_LOG_FORMAT_VERSION } : body;
+      const event = { ...stamped, ts: new Date().toISOString(), run_id: runId, seq: seq++ } as ForgeEvent;
       bus.publish(event);
       return event;
     },

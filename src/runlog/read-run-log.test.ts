@@ -2,8 +2,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { NotFoundError, RunLogError } from '../core/index.js';
+import { NotFoundError, RUN_LOG_FORMAT_VERSION, RunLogError } from '../core/index.js';
 import type { ForgeEvent } from '../core/index.js';
+import { InProcessEventBus, createRunEmitter } from '../events/index.js';
 import { iterateRunLog, readRunLog } from './read-run-log.js';
 
 const fixtures = path.resolve(import.meta.dirname, '../../test/fixtures/runs');
@@ -87,6 +88,47 @@ describe('readRunLog', () => {
     const { events, error } = await readRunLog(file);
     expect(error).toBeUndefined();
     expect(events.map((event) => event.type)).toEqual(['run-start', 'model-call-start', 'model-call']);
+  });
+
+  it('reads a log written before formats were numbered (format 1: its run-start has no log_format)', async () => {
+    expect(JSON.parse(plainRunLines()[0]!)).not.toHaveProperty('log_format');
+
+    const { events, error } = await readRunLog(fixture('plain-agent-run.jsonl'));
+
+    expect(error).toBeUndefined();
+    expect(events).toHaveLength(15);
+    expect(events[0]).toMatchObject({ type: 'run-start', tools: ['web_search', 'read_page', 'write_file'] });
+    expect(events[0]).not.toHaveProperty('log_format');
+  });
+
+  it('reads a log in the format this build writes, stamped on run-start by the emitter and on nothing else', async () => {
+    const written: ForgeEvent[] = [];
+    const bus = new InProcessEventBus();
+    bus.subscribe((event) => written.push(event));
+    const emitter = createRunEmitter(bus, 'run-current');
+    emitter.emit({ type: 'run-start', task: 'task', model: 'none', max_iterations: 1, conversation_id: null, tools: [] });
+    emitter.emit({ type: 'model-call-start', model: 'none', iteration: 1 });
+    const file = scratchFile(written.map((event) => `${JSON.stringify(event)}\n`).join(''));
+
+    const { events, error } = await readRunLog(file);
+
+    expect(RUN_LOG_FORMAT_VERSION).toBe(2);
+    expect(error).toBeUndefined();
+    expect(events).toEqual(written);
+    expect(events.map((event) => 'log_format' in event)).toEqual([true, false]);
+    expect(events[0]).toMatchObject({ type: 'run-start', log_format: RUN_LOG_FORMAT_VERSION });
+  });
+
+  it('refuses a log of a newer format by name, before judging the shape of its events', async () => {
+    // Kept apart from the recorded runs (all format 1), which the TUI fixtures test reads as valid events.
+    const { events, error } = await readRunLog(path.resolve(fixtures, '../run-log-formats/future-format-run.jsonl'));
+
+    expect(events).toEqual([]);
+    expect(error).toBeInstanceOf(RunLogError);
+    expect(error?.line).toBe(1);
+    expect(error?.message).toContain(`future-format-run.jsonl:1: written in run log format 3, newer than this build of Forge reads (formats 1 to ${RUN_LOG_FORMAT_VERSION}); upgrade Forge`);
+    // Not a complaint about the reshaped run-start: the version is judged first.
+    expect(error?.message).not.toContain('tools');
   });
 
   it('throws NotFoundError for a missing file', async () => {

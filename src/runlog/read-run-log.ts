@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { z } from 'zod';
-import { NotFoundError, RunLogError, forgeEventSchema } from '../core/index.js';
+import { NotFoundError, RUN_LOG_FORMAT_VERSION, RunLogError, forgeEventSchema } from '../core/index.js';
 import type { ForgeEvent } from '../core/index.js';
 
 /** One line of a run log file, with its 1-based number and whether a newline ended it. */
@@ -28,6 +28,9 @@ export interface RunLogReadResult {
  * so a lost or duplicated event is caught), iteration throws a `RunLogError` naming the file, the line
  * number and what was wrong (zod issue paths for invalid events; "truncated" when the last line is cut
  * off mid-object). Blank lines carry nothing and are skipped. A missing file throws `NotFoundError`.
+ * Every run log format up to `RUN_LOG_FORMAT_VERSION` is read (a `run-start` without `log_format` is
+ * format 1); a `run-start` of a newer format is a `RunLogError` saying so, checked before the event's
+ * shape, since a newer format may have changed it.
  * The file is streamed, so memory stays flat however long the run was.
  */
 export async function* iterateRunLog(file: string): AsyncGenerator<ForgeEvent, void, undefined> {
@@ -107,11 +110,26 @@ function parseEventLine(file: string, line: RunLogLine): ForgeEvent {
       : `truncated: the last line ends without a newline and is not complete JSON (${reason}); the run was probably cut off while writing.`;
     throw new RunLogError(file, line.number, message);
   }
+  const format = runLogFormatOf(value);
+  if (format !== undefined && format > RUN_LOG_FORMAT_VERSION) {
+    throw new RunLogError(
+      file,
+      line.number,
+      `written in run log format ${format}, newer than this build of Forge reads (formats 1 to ${RUN_LOG_FORMAT_VERSION}); upgrade Forge to read it.`,
+    );
+  }
   const parsed = forgeEventSchema.safeParse(value);
   if (!parsed.success) {
     throw new RunLogError(file, line.number, `not a valid run log event: ${describeIssues(parsed.error.issues)}.`);
   }
   return parsed.data;
+}
+
+/** The `log_format` a `run-start` line declares, when it declares a number; the schema judges anything else. */
+function runLogFormatOf(value: unknown): number | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { type, log_format: format } = value as { type?: unknown; log_format?: unknown };
+  return type === 'run-start' && typeof format === 'number' ? format : undefined;
 }
 
 function describeIssues(issues: z.ZodError['issues']): string {

@@ -8,7 +8,7 @@ import { SecretRedactor, redactedCredentials, secretsFromEnvironment } from '../
 import { RunService } from '../runs/index.js';
 import { StatsService } from '../stats/index.js';
 import { installationSecretBox, openStore } from '../store/index.js';
-import { Toolbox, registerPromotedTools, toolboxFolder } from '../synthesis/toolbox/index.js';
+import { Toolbox, registerPromotedTools, toolboxFolder, type ToolboxManifestMigration } from '../synthesis/toolbox/index.js';
 import { createBuiltinTools, searchConfigFromEnv } from '../tools/builtins/index.js';
 import { ToolRegistry } from '../tools/index.js';
 import { McpConnectionManager, type ReconnectBackoff, type StdioPermission } from '../tools/mcp/index.js';
@@ -38,8 +38,10 @@ export interface ForgeRuntime {
   readonly queue: JobQueue;
   /** Remote MCP servers: reconnected from the store on open, their tools in the catalog while connected. */
   readonly mcp: McpConnectionManager;
-  /** Synthesized and hand-added tools (`FORGE_HOME/toolbox`); its promoted tools are in the catalog. */
+  /** Synthesized and hand-added tools, held by the store (their files in `FORGE_HOME/toolbox`); its promoted tools are in the catalog. */
   readonly toolbox: Toolbox;
+  /** What opening did that a person should hear of (a toolbox manifest of an older Forge migrated into the store); the CLI prints them. */
+  readonly notices: readonly string[];
   /** Starts every run (agent, converge, skill replay, direct tool call) and owns its lifecycle. */
   readonly runs: RunService;
   /** The catalog and the toolbox: list, describe, add through the gate, retest, remove. */
@@ -132,15 +134,16 @@ export async function createRuntime(parts: RuntimeParts): Promise<ForgeRuntime> 
     await store.close();
   };
   try {
-    // The manifest file is the source of truth; the store keeps a mirror of it, written through on every change.
-    // Opened before MCP so a broken manifest fails at once instead of after waiting for servers.
-    const toolbox = await Toolbox.open(toolboxFolder(config.home), { mirror: store.toolbox });
+    // The store is the toolbox's truth. Opened before MCP so a broken manifest left to migrate fails at once
+    // instead of after waiting for servers.
+    const toolbox = await Toolbox.open(toolboxFolder(config.home), store.toolbox);
+    const notices = toolbox.migration === null ? [] : [describeManifestMigration(toolbox.migration)];
     const bus = parts.bus ?? new InProcessEventBus({ redactor });
     const runs = new RunService({ store, bus, home: config.home, owner: { pid: process.pid, host: hostname() } });
     // A run a dead process left running is ended now, loudly, never left running for ever.
     await runs.endInterruptedRuns();
     await mcp.start({ waitMs: parts.mcp?.startupWaitMs ?? 3_000 });
-    registerPromotedTools(registry, toolbox);
+    await registerPromotedTools(registry, toolbox);
     const policy = parts.policy ?? policyRequiringApproval(config.requireApproval);
     const approvals = parts.approvals ?? refuseApprovals;
     const runtime: ForgeRuntime = {
@@ -156,6 +159,7 @@ export async function createRuntime(parts: RuntimeParts): Promise<ForgeRuntime> 
       queue,
       mcp,
       toolbox,
+      notices,
       runs,
       tools: new ToolService({ registry, toolbox, fetch }),
       skills: new SkillService({ store, registry, policy, approvals }),
@@ -170,4 +174,9 @@ export async function createRuntime(parts: RuntimeParts): Promise<ForgeRuntime> 
     await close();
     throw error;
   }
+}
+
+function describeManifestMigration(migration: ToolboxManifestMigration): string {
+  const what = migration.imported > 0 ? `moved ${migration.imported} tool${migration.imported === 1 ? '' : 's'} from ${migration.file} into the store` : `the store already holds the toolbox, so ${migration.file} was not read`;
+  return `toolbox: ${what}; the store is now the toolbox's only truth, and the file was kept as ${migration.movedTo} (\`forge tools export\` writes a manifest when you want one).`;
 }

@@ -101,8 +101,8 @@ export async function runTask(runtime: ForgeRuntime, options: RunTaskOptions): P
 }
 
 /**
- * `--fresh`: the toolbox's tools leave the catalog (runs already going keep theirs), then the manifest,
- * its store mirror and their files are wiped.
+ * `--fresh`: the toolbox's tools leave the catalog (runs already going keep theirs), then the store's
+ * toolbox and the tools' files are wiped.
  */
 export async function wipeToolbox(runtime: ForgeRuntime): Promise<void> {
   await runtime.tools.wipeToolbox();

@@ -42,11 +42,11 @@ export class ToolService {
   constructor(private readonly parts: ToolServiceParts) {}
 
   /** Every catalog tool, then every toolbox tool. */
-  list(): { readonly tools: ToolRow[]; readonly toolbox: ToolboxRow[] } {
+  async list(): Promise<{ readonly tools: ToolRow[]; readonly toolbox: ToolboxRow[] }> {
     const { registry, toolbox } = this.parts;
     return {
       tools: registry.list().map((tool) => ({ name: tool.name, risk: tool.risk, side_effect: tool.sideEffect, description: tool.description })),
-      toolbox: toolbox.list().map((entry) => ({
+      toolbox: (await toolbox.list()).map((entry) => ({
         name: entry.name,
         status: entry.status,
         origin: entry.origin,
@@ -63,11 +63,11 @@ export class ToolService {
    * One tool by name: a toolbox tool by its exact name (so failed and unfinished ones can be inspected),
    * else the catalog's, which resolves misspellings or throws `ToolNotFoundError` naming what exists.
    */
-  describe(name: string): ToolDescription {
+  async describe(name: string): Promise<ToolDescription> {
     const { registry, toolbox } = this.parts;
-    const listed = toolbox.get(name);
+    const listed = await toolbox.get(name);
     const registered = listed === undefined ? registry.resolve(name) : registry.get(name);
-    const entry = listed ?? (registered === undefined ? undefined : toolbox.get(registered.name));
+    const entry = listed ?? (registered === undefined ? undefined : await toolbox.get(registered.name));
     const specification = registered === undefined ? undefined : registry.specification(registered.name);
     return {
       name: registered?.name ?? entry!.name,
@@ -99,15 +99,15 @@ export class ToolService {
    */
   async remove(name: string): Promise<void> {
     const { registry, toolbox } = this.parts;
-    if (toolbox.get(name) === undefined) throw new NotFoundError('toolbox tool', name, 'List the toolbox with `forge tools list`; built-in and MCP tools are not in it.');
+    if ((await toolbox.get(name)) === undefined) throw new NotFoundError('toolbox tool', name, 'List the toolbox with `forge tools list`; built-in and MCP tools are not in it.');
     registry.unregister(name);
     await toolbox.remove(name);
   }
 
-  /** `--fresh`: every toolbox tool leaves the catalog (runs already going keep theirs), then the manifest, its store mirror and their files are wiped. */
+  /** `--fresh`: every toolbox tool leaves the catalog (runs already going keep theirs), then the store's toolbox and the tools' files are wiped. */
   async wipeToolbox(): Promise<void> {
     const { registry, toolbox } = this.parts;
-    for (const entry of toolbox.promoted()) registry.unregister(entry.name);
+    for (const entry of await toolbox.promoted()) registry.unregister(entry.name);
     await toolbox.wipe();
   }
 }

@@ -32,17 +32,19 @@ function counted(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
-async function readSourceFile(readFile: (file: string, encoding: 'utf8') => Promise<string>, file: string, option: string): Promise<string> {
+async function readInputFile(readFile: (file: string, encoding: 'utf8') => Promise<string>, file: string, option: string, hint: string): Promise<string> {
   const { ConfigurationError } = await import('../../core/index.js');
   try {
     return await readFile(file, 'utf8');
   } catch (error) {
-    throw new ConfigurationError(option, `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, 'Pass the path of a JavaScript module file.');
+    throw new ConfigurationError(option, `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, hint);
   }
 }
 
+const moduleFileHint = 'Pass the path of a JavaScript module file.';
+
 export function registerToolsCommand(program: Command): void {
-  const tools = program.command('tools').description('List, inspect and call the tools in the registry (built-in, MCP, synthesized).');
+  const tools = program.command('tools').description('List, inspect and call the tools in the registry (built-in, MCP, synthesized); add, test, remove, export and import toolbox tools.');
 
   tools
     .command('list')
@@ -51,13 +53,13 @@ export function registerToolsCommand(program: Command): void {
     .action(async (options: { json?: boolean }) => {
       await withRuntime(options.json === true, async (runtime) => {
         // Failed and unfinished tools are not in the registry, but stay listed: the graveyard is part of the story.
-        const { tools: rows, toolbox } = runtime.tools.list();
+        const { tools: rows, toolbox } = await runtime.tools.list();
         if (options.json === true) {
           printJson({ tools: rows, toolbox });
         } else {
           const width = Math.max(...rows.map((row) => row.name.length), ...toolbox.map((entry) => entry.name.length));
           for (const row of rows) printOut(`${row.name.padEnd(width)}  ${row.side_effect.padEnd(8)} ${row.risk.padEnd(6)} ${row.description.split('\n')[0]}\n`);
-          if (toolbox.length > 0) printOut(`\ntoolbox (${runtime.toolbox.manifestFile}):\n`);
+          if (toolbox.length > 0) printOut('\ntoolbox:\n');
           for (const entry of toolbox) {
             printOut(`${entry.name.padEnd(width)}  ${entry.status.padEnd(8)} ${entry.origin}, ${counted(entry.revisions, 'revision')}, ${counted(entry.uses, 'use')}${entry.failures.length === 0 ? '' : ` — ${entry.failures[0]}`}\n`);
           }
@@ -71,10 +73,10 @@ export function registerToolsCommand(program: Command): void {
     .description('Show one tool: description, risk, side effects, the JSON Schema of its input, and for toolbox tools (failed ones too) their status, failures and source.')
     .argument('<name>', 'tool name')
     .option('--source', 'also print the tool module and its test (toolbox tools)')
-    .option('--json', 'print JSON (toolbox tools include their whole manifest entry, source and test)')
+    .option('--json', 'print JSON (toolbox tools include their whole toolbox entry, source and test)')
     .action(async (name: string, options: { json?: boolean; source?: boolean }) => {
       await withRuntime(options.json === true, async (runtime) => {
-        const described = runtime.tools.describe(name);
+        const described = await runtime.tools.describe(name);
         if (options.json === true) printJson(described);
         else printOut(toolText(described, options.source === true));
         return EXIT.ok;
@@ -91,7 +93,7 @@ export function registerToolsCommand(program: Command): void {
       const json = options.json === true;
       await withRuntime(json, async (runtime) => {
         const { readFile } = await import('node:fs/promises');
-        const [toolSource, testSource] = await Promise.all([readSourceFile(readFile, toolFile, '<tool.js>'), readSourceFile(readFile, options.test, '--test')]);
+        const [toolSource, testSource] = await Promise.all([readInputFile(readFile, toolFile, '<tool.js>', moduleFileHint), readInputFile(readFile, options.test, '--test', moduleFileHint)]);
         if (!json) printError(`verifying ${toolFile} in the sandbox: its test against the tool, then against every stub…\n`);
         const entry = await runtime.tools.add({ toolSource, testSource });
         if (json) {
@@ -136,6 +138,44 @@ export function registerToolsCommand(program: Command): void {
         await runtime.tools.remove(name);
         if (json) printJson({ removed: name });
         else printOut(`removed ${name}\n`);
+        return EXIT.ok;
+      });
+    });
+
+  tools
+    .command('export')
+    .description('Write the toolbox (every synthesized and added tool, failed ones too, with source, test and use count) as a versioned manifest, to move it to another Forge or keep a copy.')
+    .argument('[file]', 'where to write it (default: stdout)')
+    .action(async (file: string | undefined) => {
+      await withRuntime(false, async (runtime) => {
+        const { exportToolboxManifest } = await import('../../synthesis/toolbox/index.js');
+        const manifest = await exportToolboxManifest(runtime.toolbox);
+        if (file === undefined) printJson(manifest);
+        else {
+          // Tool sources and tests, and what tools were written to do: private, like the store they came from.
+          const { writeFile } = await import('node:fs/promises');
+          await writeFile(file, `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 });
+          printError(`exported ${counted(manifest.tools.length, 'tool')} to ${file}\n`);
+        }
+        return EXIT.ok;
+      });
+    });
+
+  tools
+    .command('import')
+    .description('Add the tools of a manifest written by `forge tools export` (or the manifest.json of an older Forge). Each promoted tool passes the verification gate again first; a malformed manifest or a tool that fails the gate imports nothing.')
+    .argument('<file>', 'a toolbox manifest')
+    .option('--json', 'print the imported tools as JSON')
+    .action(async (file: string, options: { json?: boolean }) => {
+      const json = options.json === true;
+      await withRuntime(json, async (runtime) => {
+        const { readFile } = await import('node:fs/promises');
+        const { importToolboxManifest } = await import('../../synthesis/toolbox/index.js');
+        const text = await readInputFile(readFile, file, '<file>', 'Pass the path of a manifest written by `forge tools export`.');
+        if (!json) printError(`importing ${file}: every promoted tool goes through the verification gate again…\n`);
+        const imported = await importToolboxManifest(runtime.toolbox, runtime.registry, text, file, { fetch: runtime.fetch });
+        if (json) printJson({ imported: imported.map((entry) => ({ name: entry.name, status: entry.status, uses: entry.uses })) });
+        else printOut(`imported ${counted(imported.length, 'tool')}${imported.map((entry) => `\n  ${entry.name} (${entry.status})`).join('')}\n`);
         return EXIT.ok;
       });
     });

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigurationError, type NewRun, type Store } from '../../core/index.js';
 import { migrationsFor, SchemaVersionError } from '../migrations/index.js';
 import { openStore } from '../open-store.js';
-import { describeStoreContract } from '../store-contract.js';
+import { describeStoreContract } from '../contract/index.js';
 import { applyMigrations } from './apply-migrations.js';
 import { LibsqlStore } from './libsql-store.js';
 import { SqliteConnection } from './sqlite-core.mjs';
@@ -145,6 +145,32 @@ describe('LibsqlStore on a file', () => {
 
     const tables = connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'");
     expect(tables.rows).toEqual([]);
+  });
+
+  it('upgrades a toolbox mirrored by an older Forge: each tool keeps the use count its entry held, counted by the store from then on', async () => {
+    const path = join(folder, 'forge.db');
+    const older = rawConnection(path);
+    await applyMigrations(older, migrationsFor(sqliteDialect).filter((migration) => migration.version <= 8));
+    const entry = { name: 'count_links', status: 'promoted', uses: 5, source: 'export default async function run() {}' };
+    older.execute({ sql: 'INSERT INTO toolbox_entries (name, status, entry, updated_at) VALUES (?, ?, ?, ?)', args: ['count_links', 'promoted', JSON.stringify(entry), '2026-01-01T00:00:00.000Z'] });
+    older.execute({ sql: 'INSERT INTO toolbox_entries (name, status, entry, updated_at) VALUES (?, ?, ?, ?)', args: ['no_count', 'failed', '{"name":"no_count"}', '2026-01-01T00:00:00.000Z'] });
+
+    const store = await open(path);
+    await store.toolbox.addUse('count_links');
+
+    expect((await store.toolbox.list()).map((record) => [record.name, record.uses])).toEqual([['count_links', 6], ['no_count', 0]]);
+  });
+
+  it('counts every use two stores on one file make at once, as two processes would', async () => {
+    const path = join(folder, 'forge.db');
+    const first = await open(path);
+    const second = await open(path);
+    await first.toolbox.put({ name: 'count_links', status: 'promoted', entry: { name: 'count_links' }, updatedAt: '2026-01-01T00:00:00.000Z', uses: 0 });
+
+    await Promise.all(Array.from({ length: 200 }, (_, index) => (index % 2 === 0 ? first : second).toolbox.addUse('count_links')));
+
+    expect((await second.toolbox.get('count_links'))?.uses).toBe(200);
+    expect((await first.toolbox.get('count_links'))?.uses).toBe(200);
   });
 
   it('puts the file in write-ahead-log mode, on a connection that syncs at checkpoints (NORMAL) and enforces foreign keys', async () => {

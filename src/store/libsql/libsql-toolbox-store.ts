@@ -1,22 +1,23 @@
 import type { ToolboxRecord, ToolboxRecordStatus, ToolboxStore } from '../../core/index.js';
 import { fromJsonColumn, toJsonColumn } from '../json-column.js';
-import { readText } from './row-values.js';
+import { readNumber, readText } from './row-values.js';
 import type { SqlAccess, SqlRow } from './sql-access.js';
 
-const entryColumns = 'name, status, entry, updated_at';
+const entryColumns = 'name, status, entry, updated_at, uses';
 
-/** The toolbox manifest's mirror in `toolbox_entries`, addressed by each tool's unique name. */
+/** The toolbox in `toolbox_entries`, addressed by each tool's unique name. */
 export class LibsqlToolboxStore implements ToolboxStore {
   constructor(private readonly sql: SqlAccess) {}
 
   async put(record: ToolboxRecord): Promise<void> {
-    // Replacing in place keeps the row's ordinal, so a changed tool keeps its place in the list.
+    // Replacing in place keeps the row's ordinal, so a changed tool keeps its place in the list, and
+    // leaves `uses` alone, so a count another process added between our read and this write stays.
     await this.sql.write([
       {
         statement: {
-          sql: `INSERT INTO toolbox_entries (name, status, entry, updated_at) VALUES (?, ?, ?, ?)
+          sql: `INSERT INTO toolbox_entries (name, status, entry, updated_at, uses) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT (name) DO UPDATE SET status = excluded.status, entry = excluded.entry, updated_at = excluded.updated_at`,
-          args: [record.name, record.status, toJsonColumn(record.entry), record.updatedAt],
+          args: [record.name, record.status, toJsonColumn(record.entry), record.updatedAt, record.uses],
         },
       },
     ]);
@@ -31,6 +32,11 @@ export class LibsqlToolboxStore implements ToolboxStore {
   async list(): Promise<ToolboxRecord[]> {
     const result = await this.sql.read(`SELECT ${entryColumns} FROM toolbox_entries ORDER BY ordinal`);
     return result.rows.map(recordFromRow);
+  }
+
+  async addUse(name: string): Promise<boolean> {
+    const [result] = await this.sql.write([{ statement: { sql: 'UPDATE toolbox_entries SET uses = uses + 1 WHERE name = ?', args: [name] } }]);
+    return result!.rowsAffected > 0;
   }
 
   async delete(name: string): Promise<boolean> {
@@ -49,5 +55,6 @@ function recordFromRow(row: SqlRow): ToolboxRecord {
     status: readText(row, 'status') as ToolboxRecordStatus,
     entry: fromJsonColumn(readText(row, 'entry')) as ToolboxRecord['entry'],
     updatedAt: readText(row, 'updated_at'),
+    uses: readNumber(row, 'uses'),
   };
 }

@@ -9,4 +9,10 @@ export interface SqlDialect {
    * `BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY`).
    */
   readonly generatedKeyColumn: string;
+  /**
+   * An expression reading the integer at top-level key `key` of the JSON text in `column`, NULL when the
+   * key is absent (SQLite: `CAST(json_extract(column, '$.key') AS INTEGER)`; PostgreSQL:
+   * `(column::jsonb ->> 'key')::bigint`). `column` and `key` are identifiers of the schema, never input.
+   */
+  jsonInteger(column: string, key: string): string;
 }

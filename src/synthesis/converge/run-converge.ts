@@ -72,7 +72,7 @@ export function convergeRules(options: ConvergeRunOptions, context: LoopContext,
       return `Plan updated: ${unfinishedSteps(plan)} of ${plan.length} steps unfinished.`;
     },
     async requestTool(request: ToolRequest) {
-      const existing = toolbox.get(request.name);
+      const existing = await toolbox.get(request.name);
       const callable = context.tools.has(request.name) ? '; call it directly.' : ", but it is not in this run's tools.";
       if (existing?.status === 'promoted') return `${request.name} already exists and is promoted${callable}`;
       if (existing === undefined && (context.tools.has(request.name) || registry.get(request.name) !== undefined)) return `${request.name} already exists (a built-in or MCP tool)${callable}`;
@@ -106,8 +106,8 @@ export function convergeRules(options: ConvergeRunOptions, context: LoopContext,
     },
   });
   // Promoted tools the run cannot call are not shown as promoted: they belong to other runs' sets or were left out of its tool list.
-  const stateBlock = () =>
-    renderStateBlock({ turn: context.turn, cap: context.cap, plan, tools: toolbox.list().filter((entry) => entry.status !== 'promoted' || context.tools.has(entry.name)) });
+  const stateBlock = async () =>
+    renderStateBlock({ turn: context.turn, cap: context.cap, plan, tools: (await toolbox.list()).filter((entry) => entry.status !== 'promoted' || context.tools.has(entry.name)) });
 
   return {
     kind: 'converge',
@@ -115,7 +115,7 @@ export function convergeRules(options: ConvergeRunOptions, context: LoopContext,
     toolChoice: { type: 'required' },
     oneCallPerTurn: true,
     noCalls: 'reminder',
-    firstMessage: (task) => `${task}\n\n${stateBlock()}`,
+    firstMessage: async (task) => `${task}\n\n${await stateBlock()}`,
     afterTools(report) {
       if (report.outcomes.some((outcome) => outcome.ok && !isBuiltin(outcome.tool))) changes.toolUsed = true;
       return stateBlock();

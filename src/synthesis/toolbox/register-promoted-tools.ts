@@ -6,16 +6,15 @@ import type { ToolboxEntry } from './toolbox-entry.js';
 
 /**
  * Puts one promoted entry into the catalog as an ordinary tool (replacing an older version of it), jailed
- * to its own files folder and counting its uses in the manifest, and returns that tool. Entries that are
- * not promoted never enter the catalog (undefined). Runs already going keep the sets they took.
+ * to its own files folder and counting each successful call in the store, and returns that tool. Entries
+ * that are not promoted never enter the catalog (undefined). Runs already going keep the sets they took.
  */
 export function registerPromotedTool(registry: ToolRegistry, toolbox: Toolbox, entry: ToolboxEntry): AnyTool | undefined {
   if (entry.status !== 'promoted') return undefined;
   const tool = createSynthesizedTool(entry, {
     jailRoot: toolbox.filesFolder(entry.name),
     onUse: async (name) => {
-      const current = toolbox.get(name);
-      if (current !== undefined) await toolbox.update(name, { uses: current.uses + 1 });
+      await toolbox.addUse(name);
     },
   });
   registry.unregister(entry.name);
@@ -24,8 +23,8 @@ export function registerPromotedTool(registry: ToolRegistry, toolbox: Toolbox, e
 }
 
 /** Registers every promoted tool of the toolbox, skipping names a built-in or MCP tool already holds. */
-export function registerPromotedTools(registry: ToolRegistry, toolbox: Toolbox): void {
-  for (const entry of toolbox.promoted()) {
+export async function registerPromotedTools(registry: ToolRegistry, toolbox: Toolbox): Promise<void> {
+  for (const entry of await toolbox.promoted()) {
     if (registry.get(entry.name) === undefined) registerPromotedTool(registry, toolbox, entry);
   }
 }

@@ -6,11 +6,11 @@ import type { ToolVerification } from './verify-tool.js';
 
 /**
  * `forge tools test`: puts a toolbox tool's stored module and test through the gate again, now (the web
- * it reads may have changed since it was promoted). It only reports: the manifest is not changed.
+ * it reads may have changed since it was promoted). It only reports: the toolbox is not changed.
  * Throws `NotFoundError` for a name the toolbox does not hold.
  */
 export async function retestTool(toolbox: Toolbox, name: string, fetch: GuardedFetch): Promise<{ entry: ToolboxEntry; verification: ToolVerification }> {
-  const entry = toolbox.get(name);
+  const entry = await toolbox.get(name);
   if (entry === undefined) throw new NotFoundError('toolbox tool', name, 'List the toolbox with `forge tools list`; built-in and MCP tools are not in it.');
   const verification = await verifyInScratch(toolbox, { toolSource: entry.source, testSource: entry.test, fetch });
   return { entry, verification };

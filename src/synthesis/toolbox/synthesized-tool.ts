@@ -7,7 +7,7 @@ export interface SynthesizedToolOptions {
   /** The folder `forge.fs` is jailed to. */
   readonly jailRoot: string;
   readonly limits?: Partial<SandboxLimits>;
-  /** Called after each successful run, to count uses in the manifest. */
+  /** Called after each successful run, to count its use in the toolbox. */
   readonly onUse?: (name: string) => Promise<void>;
 }
 

@@ -3,7 +3,7 @@ import { TOOL_NAME_PATTERN, toolStatusSchema } from '../../core/index.js';
 import { capabilityNames, type CapabilityName } from '../sandbox/index.js';
 
 /**
- * One tool of the toolbox as the manifest records it. `status` moves draft → testing → promoted | failed;
+ * One tool of the toolbox, as the store holds it and a manifest carries it. `status` moves draft → testing → promoted | failed;
  * only a `promoted` entry is ever registered, and a `failed` one stays listed with the reasons it failed.
  * `source` and `test` are the exact modules the gate judged; `input_schema` is the JSON Schema from the
  * module's own `meta`, from which the model-facing schema is derived (a model never writes it).
@@ -19,7 +19,7 @@ export const toolboxEntrySchema = z.object({
   test: z.string(),
   /** Revisions after the first draft (at most 3). */
   revisions: z.number().int().nonnegative(),
-  /** Successful calls of the promoted tool, across runs. */
+  /** Successful calls of the promoted tool, across runs and processes (counted by the store). */
   uses: z.number().int().nonnegative(),
   capabilities: z.array(z.enum(capabilityNames as [CapabilityName, ...CapabilityName[]])),
   /** Capabilities the tool used in its passing test run; always a subset of `capabilities`. */

@@ -1,6 +1,6 @@
 import { ForgeError } from '../../core/index.js';
 
-/** The toolbox manifest on disk cannot be read; nothing is overwritten until it is fixed or wiped. */
+/** A toolbox manifest (an import, or the file an older Forge kept the toolbox in) cannot be read; nothing is taken from it. */
 export class ToolboxManifestError extends ForgeError {
   readonly file: string;
   readonly issues: readonly string[];
@@ -8,7 +8,7 @@ export class ToolboxManifestError extends ForgeError {
     super({
       name: 'ToolboxManifestError',
       message: `The toolbox manifest ${file} cannot be read: ${issues.join('; ')}`,
-      hint: 'Fix or move the file, or start over with `forge run --fresh` (which wipes the toolbox).',
+      hint: 'Fix the file, or move it out of the way; nothing was imported from it.',
     });
     this.file = file;
     this.issues = issues;
@@ -27,23 +27,5 @@ export class ToolVerificationError extends ForgeError {
     });
     this.toolName = toolName;
     this.failures = failures;
-  }
-}
-
-/**
- * The store's copy of the toolbox could not be written. The manifest file already holds the change and
- * stays the source of truth; the next `Toolbox.open` rewrites the store's copy from it.
- */
-export class ToolboxMirrorError extends ForgeError {
-  /** The tool whose change was being mirrored; null when the whole toolbox was (a wipe, or the resync on open). */
-  readonly toolName: string | null;
-  constructor(toolName: string | null, cause: unknown) {
-    super({
-      name: 'ToolboxMirrorError',
-      message: `The store's copy of the toolbox could not be updated${toolName === null ? '' : ` for tool "${toolName}"`}: ${cause instanceof Error ? cause.message : String(cause)}`,
-      hint: 'The manifest file holds the change; the store copy is rewritten from it the next time Forge opens the toolbox. Check that the database (FORGE_DATABASE_URL) is writable.',
-      cause,
-    });
-    this.toolName = toolName;
   }
 }

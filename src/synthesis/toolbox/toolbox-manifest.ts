@@ -5,7 +5,11 @@ import { toolboxEntrySchema, type ToolboxEntry } from './toolbox-entry.js';
 /** The manifest format this build writes and reads. Older or newer versions are refused by name. */
 export const TOOLBOX_MANIFEST_VERSION = 1;
 
-/** `FORGE_HOME/toolbox/manifest.json`: the single source of truth for every synthesized or added tool. */
+/**
+ * The toolbox as one file: the format `forge tools export` writes and `forge tools import` reads, and
+ * the file (`FORGE_HOME/toolbox/manifest.json`) older Forges kept the toolbox in, migrated into the
+ * store once. The store, not any manifest, is the toolbox's truth.
+ */
 export const toolboxManifestSchema = z.object({
   version: z.literal(TOOLBOX_MANIFEST_VERSION),
   tools: z.array(toolboxEntrySchema),
@@ -13,14 +17,10 @@ export const toolboxManifestSchema = z.object({
 
 export type ToolboxManifest = z.infer<typeof toolboxManifestSchema>;
 
-export function emptyManifest(): ToolboxManifest {
-  return { version: TOOLBOX_MANIFEST_VERSION, tools: [] };
-}
-
 /**
- * Parses manifest text. Throws `ToolboxManifestError` naming the file and every problem: text that is
- * not JSON, a missing or unknown `version`, a malformed entry, or two entries with one name. A broken
- * manifest is never silently replaced, because it holds tools that passed verification.
+ * Parses manifest text read from `file` (a path, or any name for where it came from). Throws
+ * `ToolboxManifestError` naming the file and every problem: text that is not JSON, a missing or unknown
+ * `version`, a malformed entry, or two entries with one name. Nothing is taken from a broken manifest.
  */
 export function parseToolboxManifest(text: string, file: string): ToolboxManifest {
   let data: unknown;

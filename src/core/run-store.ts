@@ -1,0 +1,48 @@
+import type { HaltReason, RunKind, RunStatus } from './events.js';
+
+/** The process that runs a run: while it lives, nobody else may call the run interrupted. */
+export interface RunOwner {
+  readonly pid: number;
+  readonly host: string;
+}
+
+export interface RunRecord {
+  readonly id: string;
+  readonly kind: RunKind;
+  readonly task: string;
+  readonly model: string;
+  readonly status: RunStatus;
+  readonly haltReason: HaltReason | null;
+  readonly answer: string | null;
+  readonly conversationId: string | null;
+  readonly llmCalls: number;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly costUsd: number | null;
+  /** The error message when the run failed. */
+  readonly error: string | null;
+  /** Who runs it; null for runs stored before owners were recorded. */
+  readonly owner: RunOwner | null;
+  /** Its run log (`FORGE_HOME/runs/…jsonl`); null for runs stored before it was recorded. */
+  readonly logFile: string | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export type NewRun = Pick<RunRecord, 'id' | 'task' | 'model' | 'conversationId'> & Partial<Pick<RunRecord, 'kind' | 'owner' | 'logFile'>>;
+export type RunUpdate = Partial<Pick<RunRecord, 'status' | 'haltReason' | 'answer' | 'llmCalls' | 'inputTokens' | 'outputTokens' | 'costUsd' | 'error'>>;
+
+/** The `runs` aggregate: one record per run of any kind, its status and totals. */
+export interface RunStore {
+  create(run: NewRun): Promise<RunRecord>;
+  update(id: string, update: RunUpdate): Promise<RunRecord>;
+  /**
+   * Takes a stopped or paused run over for `owner`, atomically: when its status is one of `from`, it
+   * becomes `running` with no halt reason or error, and true is returned; otherwise nothing changes and
+   * false is returned (another process claimed it first, or it is in no state to go on).
+   */
+  claim(id: string, owner: RunOwner, from: readonly RunStatus[]): Promise<boolean>;
+  get(id: string): Promise<RunRecord | undefined>;
+  /** Newest first; only runs in one of `statuses` when given. */
+  list(options?: { limit?: number; statuses?: readonly RunStatus[] }): Promise<RunRecord[]>;
+}

@@ -1,0 +1,125 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { NotFoundError, type Store } from '../../core/index.js';
+import { DuplicateRecordError } from '../duplicate-record-error.js';
+import type { StoreContractContext } from './store-under-test.js';
+import { isoUtc, newRun, rejectionOf } from './contract-fixtures.js';
+
+/** `Store.runs`: creating, updating, getting and listing runs. */
+export function describeRunsContract(context: StoreContractContext): void {
+  describe('runs', () => {
+    let store: Store;
+    beforeEach(() => {
+      store = context.subject().store;
+    });
+
+    it('creates a running run with nothing spent yet, and gets it back', async () => {
+      const created = await store.runs.create({ id: 'run-1', task: 'find the 日本語 docs', model: 'openai:gpt-4.1-mini', conversationId: 'conversation-1' });
+
+      expect(created).toEqual({
+        id: 'run-1',
+        kind: 'agent',
+        task: 'find the 日本語 docs',
+        model: 'openai:gpt-4.1-mini',
+        status: 'running',
+        haltReason: null,
+        answer: null,
+        conversationId: 'conversation-1',
+        llmCalls: 0,
+        inputTokens: 0,
+        outputTokens: 0,
+        costUsd: 0,
+        error: null,
+        owner: null,
+        logFile: null,
+        createdAt: expect.stringMatching(isoUtc),
+        updatedAt: created.createdAt,
+      });
+      expect(await store.runs.get('run-1')).toEqual(created);
+    });
+
+    it('keeps what a run is, who runs it and where its log is, and lists runs by status', async () => {
+      const owner = { pid: 4242, host: 'worker-a' };
+      const replay = await store.runs.create({ id: 'run-skill', task: 'skill notes: tides', model: 'none', conversationId: null, kind: 'skill', owner, logFile: '/home/forge/runs/x-run-skill.jsonl' });
+      await store.runs.create({ id: 'run-call', task: 'tool read_url', model: 'none', conversationId: null, kind: 'tool-call', owner });
+      await store.runs.update('run-call', { status: 'completed', haltReason: 'final_answer' });
+
+      expect(replay).toMatchObject({ kind: 'skill', owner, logFile: '/home/forge/runs/x-run-skill.jsonl' });
+      expect((await store.runs.list({ statuses: ['running', 'waiting'] })).map((run) => run.id)).toEqual(['run-skill']);
+      expect((await store.runs.list({ statuses: ['completed'] })).map((run) => [run.id, run.kind])).toEqual([['run-call', 'tool-call']]);
+      expect((await store.runs.list()).map((run) => run.id)).toEqual(['run-call', 'run-skill']);
+    });
+
+    it('gets nothing for an unknown id', async () => {
+      expect(await store.runs.get('missing')).toBeUndefined();
+    });
+
+    it('updates only the given fields and keeps the rest', async () => {
+      const created = await store.runs.create(newRun('run-1'));
+
+      const finished = await store.runs.update('run-1', {
+        status: 'completed',
+        haltReason: 'final_answer',
+        answer: 'Paris — capitale 🇫🇷',
+        llmCalls: 3,
+        inputTokens: 1200,
+        outputTokens: 345,
+        costUsd: 0.00123,
+      });
+
+      expect(finished).toEqual({
+        ...created,
+        status: 'completed',
+        haltReason: 'final_answer',
+        answer: 'Paris — capitale 🇫🇷',
+        llmCalls: 3,
+        inputTokens: 1200,
+        outputTokens: 345,
+        costUsd: 0.00123,
+        updatedAt: expect.stringMatching(isoUtc),
+      });
+      expect(finished.updatedAt >= created.createdAt).toBe(true);
+      expect(await store.runs.get('run-1')).toEqual(finished);
+
+      const priced = await store.runs.update('run-1', { costUsd: null, error: 'model price unknown' });
+      expect(priced.costUsd).toBeNull();
+      expect(priced.error).toBe('model price unknown');
+      expect(priced.answer).toBe('Paris — capitale 🇫🇷');
+      expect((await store.runs.get('run-1'))?.costUsd).toBeNull();
+    });
+
+    it('refuses to update a run that does not exist, and creates none', async () => {
+      const error = await rejectionOf(store.runs.update('missing', { status: 'failed' }));
+
+      expect(error).toBeInstanceOf(NotFoundError);
+      expect(error).toMatchObject({ name: 'NotFoundError', kind: 'run', id: 'missing' });
+      expect(await store.runs.list()).toEqual([]);
+    });
+
+    it('refuses a second run with the same id and keeps the first', async () => {
+      const first = await store.runs.create(newRun('run-1'));
+
+      const error = await rejectionOf(store.runs.create({ ...newRun('run-1'), task: 'another task' }));
+
+      expect(error).toBeInstanceOf(DuplicateRecordError);
+      expect(error).toMatchObject({ kind: 'run', key: { id: 'run-1' } });
+      expect(await store.runs.list()).toEqual([first]);
+    });
+
+    it('lists runs newest first, up to the limit', async () => {
+      for (const id of ['run-a', 'run-b', 'run-c']) {
+        await store.runs.create(newRun(id));
+      }
+
+      expect((await store.runs.list()).map((run) => run.id)).toEqual(['run-c', 'run-b', 'run-a']);
+      expect((await store.runs.list({ limit: 2 })).map((run) => run.id)).toEqual(['run-c', 'run-b']);
+      expect(await store.runs.list({ limit: 0 })).toEqual([]);
+    });
+
+    it('refuses a limit that is negative or fractional rather than returning other rows', async () => {
+      await store.runs.create(newRun('run-1'));
+
+      await expect(store.runs.list({ limit: -1 })).rejects.toThrow(RangeError);
+      await expect(store.runs.list({ limit: 1.5 })).rejects.toThrow(RangeError);
+    });
+  });
+}
