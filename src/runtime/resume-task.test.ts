@@ -46,6 +46,8 @@ describe('resuming runs', () => {
       mock.on({ userMessage: `write ${id}`, hasToolResult: false }, { toolCalls: [{ id, name: 'ledger_write', arguments: { entry: id } }] });
       mock.on({ toolCallId: id }, { content: `wrote ${id}` });
     }
+    mock.on({ userMessage: 'probe the barrier', hasToolResult: false }, { toolCalls: [{ id: 'probe_1', name: 'barrier_probe', arguments: { entry: 'probe' } }] });
+    mock.on({ toolCallId: 'probe_1' }, { content: 'probed' });
     mock.on({ userMessage: 'first converge question', hasToolResult: false }, { toolCalls: [{ id: 'fa1', name: 'final_answer', arguments: { answer: 'the first answer' } }] });
     mock.on({ userMessage: 'second converge question', hasToolResult: false }, { toolCalls: [{ id: 'fa2', name: 'final_answer', arguments: { answer: 'the second answer' } }] });
   });
@@ -108,6 +110,31 @@ describe('resuming runs', () => {
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
     expect(calls).toEqual([{ entry: 'ledger_c' }]);
     expect((await a.runs.get(runId)).status).toBe('completed');
+  }, 30_000);
+
+  it('commits the checkpoint and the call\'s tool-call-start to the store before a side-effecting tool runs', async () => {
+    const runtime = await open([]);
+    const seen: Array<{ started: boolean; pending: unknown }> = [];
+    runtime.registry.register(
+      defineTool({
+        name: 'barrier_probe',
+        description: 'Looks at what the store holds of its own run while it runs.',
+        inputSchema: z.object({ entry: z.string() }),
+        risk: 'medium',
+        sideEffect: 'write',
+        async execute(_input, context) {
+          const events = await runtime.store.events.list(context.runId);
+          const state = (await runtime.store.runStates.get(context.runId)) as { pending: Array<{ call_id: string }> } | undefined;
+          seen.push({ started: events.some((event) => event.type === 'tool-call-start' && event.call_id === context.callId), pending: state?.pending.map((call) => call.call_id) });
+          return 'ok';
+        },
+      }),
+    );
+    const result = await runTask(runtime, { task: 'probe the barrier', model: 'openai:gpt-4.1-mini', maxRetries: 0 });
+    expect(result.status).toBe('completed');
+    expect(seen).toEqual([{ started: true, pending: ['probe_1'] }]);
+    const state = (await runtime.store.runStates.get(result.run_id)) as { pending: unknown[]; turn: number };
+    expect(state).toMatchObject({ pending: [], turn: 1 });
   }, 30_000);
 
   it('a convergence run continues its conversation and records it', async () => {
