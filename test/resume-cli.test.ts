@@ -116,7 +116,8 @@ describe('forge run --resume', () => {
     // The next start ended the killed run interrupted; the resume then went on after that.
     const interruptedAt = events.findIndex((event) => event.type === 'run-end');
     expect(events[interruptedAt]).toMatchObject({ status: 'failed', halt_reason: 'interrupted' });
-    expect(events[interruptedAt + 1]).toMatchObject({ type: 'run-resume', turn: 1, pending: [] });
+    // The last checkpoint still owed the POST a result: it was answered from the recorded one.
+    expect(events[interruptedAt + 1]).toMatchObject({ type: 'run-resume', turn: 1, pending: ['post_report'] });
     expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'completed', halt_reason: 'final_answer', llm_calls: 2 });
 
     const shown = await runCli(['runs', 'show', runId, '--json'], world.env);

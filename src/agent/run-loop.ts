@@ -28,7 +28,7 @@ export type RunStep = RunState['steps'][number];
 
 /** What the run service gives a loop so its run can be checkpointed and resumed. */
 export interface LoopPersistence {
-  /** Commits every event emitted so far, then the state; resolves once both are committed. */
+  /** Commits the state (serialized as it is now); resolves once it is committed. */
   checkpoint(state: RunState): Promise<void>;
   /** Commits every event emitted so far (the barrier before a side-effecting call runs). */
   commitEvents(): Promise<void>;
@@ -181,7 +181,40 @@ export async function runLoop(options: LoopOptions, makeRules: (context: LoopCon
       converge: rules.save(),
     };
   };
-  const checkpoint = async (pending: readonly PendingCall[]) => options.persistence?.checkpoint(state(pending));
+  // Checkpoints commit in the order they are taken (one writer). Only the one before a turn whose calls
+  // may write is waited for (the barrier); the others commit while the loop goes on (a read-only turn
+  // lost in a crash is asked again on resume), and a failure of any surfaces at the next barrier or at
+  // the end of the run.
+  // Only the newest state matters: a checkpoint taken while an earlier one still waits for the writer
+  // replaces it, so a fast loop commits one state per write instead of one per turn.
+  let newest: RunState | undefined;
+  let saving: Promise<void> | undefined;
+  const saveNewest = async (persistence: LoopPersistence) => {
+    try {
+      while (newest !== undefined) {
+        const next = newest;
+        newest = undefined;
+        await persistence.checkpoint(next);
+      }
+    } finally {
+      // In the same step as the last check above: a checkpoint taken after it starts a new saver.
+      saving = undefined;
+    }
+  };
+  const checkpoint = async (pending: readonly PendingCall[], options_: { wait: boolean }) => {
+    const persistence = options.persistence;
+    if (persistence === undefined) return;
+    // A snapshot: the loop goes on adding messages and steps while this waits for the writer.
+    newest = { ...state(pending), messages: [...messages] as unknown as RunState['messages'], steps: [...steps] };
+    saving ??= saveNewest(persistence);
+    saving.catch(() => undefined);
+    // At the barrier the events so far are committed too; otherwise they follow on the recorder's own
+    // schedule (the run log holds them at once, and a restart stores what the store missed before any resume).
+    if (options_.wait) await Promise.all([saving, persistence.commitEvents()]);
+  };
+  const settleSaves = async () => {
+    while (saving !== undefined) await saving;
+  };
   const persist = async (added: LoopMessage[], details: { model: string | null; tokens: TokenUsage | null } = { model: null, tokens: null }) => {
     messages.push(...added);
     await options.onMessages?.(added, details);
@@ -198,6 +231,14 @@ export async function runLoop(options: LoopOptions, makeRules: (context: LoopCon
         ...(options.persistence === undefined ? {} : { beforeSideEffect: options.persistence.commitEvents }),
       },
     );
+  /** Whether a call may have side effects (then its turn's checkpoint is committed before any call runs). */
+  const mayWrite = (call: ModelToolCall): boolean => {
+    try {
+      return callSideEffect(context.tools.resolve(call.name), call.input) === 'write';
+    } catch {
+      return false; // A call to no tool runs nothing: dispatch refuses it.
+    }
+  };
   /** A pending call of a resumed run: its recorded result, a re-run when nothing it did can have mattered, or never. */
   const settle = async (call: ModelToolCall): Promise<DispatchOutcome> => {
     const recorded = recordedOutcome(resume?.recorded ?? [], call.callId);
@@ -226,7 +267,9 @@ export async function runLoop(options: LoopOptions, makeRules: (context: LoopCon
     const after = await rules.afterTools(report);
     await persist([{ role: 'tool', content: results }, ...(after === null ? [] : [{ role: 'user' as const, content: [{ type: 'text' as const, text: after }] }])]);
     const verdict = rules.afterTurn(report);
-    await checkpoint([]);
+    // The turn's results are in its events, which a resume reads; only rules with state of their own
+    // (the convergence plan and streak) need the boundary after the results checkpointed too.
+    if (rules.save() !== null) await checkpoint([], { wait: false });
     if (verdict === undefined) return false;
     haltReason = verdict.halt;
     if (verdict.halt === 'final_answer') answer = verdict.answer;
@@ -243,7 +286,7 @@ export async function runLoop(options: LoopOptions, makeRules: (context: LoopCon
     let stop = false;
     if (resume === undefined) {
       await persist([{ role: 'user', content: [{ type: 'text', text: await rules.firstMessage(options.task) }] }]);
-      await checkpoint([]);
+      await checkpoint([], { wait: false });
     } else if (resume.state.pending.length > 0) {
       const pending = resume.state.pending.map((call) => ({ callId: call.call_id, name: call.tool, input: call.input }));
       stop = await finishTurn(pending, settle);
@@ -280,13 +323,17 @@ export async function runLoop(options: LoopOptions, makeRules: (context: LoopCon
         await persist([{ role: 'user', content: [{ type: 'text', text: `You called no tool. ${(await rules.afterTools({ turn: context.turn, calls: [], outcomes: [] })) ?? ''}`.trim() }] }]);
         stop = rules.afterTurn({ turn: context.turn, calls: [], outcomes: [] }) !== undefined;
         if (stop) haltReason = 'converged';
-        await checkpoint([]);
+        await checkpoint([], { wait: false });
         continue;
       }
       // The turn's calls are committed as pending before any runs: a resumed run knows which it owes results for.
-      await checkpoint(turn.toolCalls.map((call) => ({ call_id: call.callId, tool: call.name, input: call.input })));
+      await checkpoint(
+        turn.toolCalls.map((call) => ({ call_id: call.callId, tool: call.name, input: call.input })),
+        { wait: turn.toolCalls.some(mayWrite) },
+      );
       stop = await finishTurn(turn.toolCalls, dispatch);
     }
+    await settleSaves();
   } catch (caught) {
     error = describeError(caught);
     haltReason = caught instanceof UnfinishedSideEffectError ? 'interrupted' : caught instanceof RunCancelledError || signal.aborted ? 'cancelled' : 'error';

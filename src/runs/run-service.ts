@@ -151,10 +151,10 @@ export class RunService {
         const meter = new CostMeter(runId, carriedTotals(how.recorded));
         const persistence: LoopPersistence = {
           commitEvents: () => recorder.commit(),
-          checkpoint: async (state) => {
-            await recorder.commit();
-            await store.runStates.save(state);
-          },
+          // The state is serialized now, as it is. Should it commit before the events it follows and the
+          // process die, those events are in the run log, and the next start stores them before anyone
+          // can resume the run.
+          checkpoint: (state) => store.runStates.save(state),
         };
         const started = performance.now();
         try {

@@ -133,8 +133,9 @@ describe('resuming runs', () => {
     const result = await runTask(runtime, { task: 'probe the barrier', model: 'openai:gpt-4.1-mini', maxRetries: 0 });
     expect(result.status).toBe('completed');
     expect(seen).toEqual([{ started: true, pending: ['probe_1'] }]);
-    const state = (await runtime.store.runStates.get(result.run_id)) as { pending: unknown[]; turn: number };
-    expect(state).toMatchObject({ pending: [], turn: 1 });
+    const state = (await runtime.store.runStates.get(result.run_id)) as { pending: Array<{ call_id: string }>; turn: number };
+    // An agent run's last boundary is the one before its calls ran: their results are in its events.
+    expect(state).toMatchObject({ pending: [{ call_id: 'probe_1' }], turn: 1 });
   }, 30_000);
 
   it('a convergence run continues its conversation and records it', async () => {
