@@ -43,6 +43,6 @@ export interface RunStore {
    */
   claim(id: string, owner: RunOwner, from: readonly RunStatus[]): Promise<boolean>;
   get(id: string): Promise<RunRecord | undefined>;
-  /** Newest first; only runs in one of `statuses` when given. */
-  list(options?: { limit?: number; statuses?: readonly RunStatus[] }): Promise<RunRecord[]>;
+  /** Newest first; only runs in one of `statuses` when given; only runs started before run `before` when given (a cursor). */
+  list(options?: { limit?: number; statuses?: readonly RunStatus[]; before?: string }): Promise<RunRecord[]>;
 }

@@ -19,6 +19,11 @@ export class RunEventFeed {
     });
   }
 
+  /** The seq of the first event this feed holds (the next one to come when it holds none yet). */
+  get firstSeq(): number | undefined {
+    return this.events[0]?.seq;
+  }
+
   /** Whether the run has emitted `run-end`. */
   get ended(): boolean {
     return this.events.at(-1)?.type === 'run-end';

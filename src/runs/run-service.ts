@@ -83,7 +83,46 @@ export interface RunServiceOptions {
  * tool calls (from the CLI, the library and Forge's MCP server) all start here.
  */
 export class RunService {
+  /** The runs this process runs now, with every event each emitted here, for readers that join late. */
+  private readonly active = new Map<string, { feed: RunEventFeed; cancel: (reason: string) => void }>();
+
   constructor(private readonly options: RunServiceOptions) {}
+
+  /**
+   * A run's events after `afterSeq`, each once, in order: what the store holds, then, while this process
+   * runs it, every new one until it ends or pauses. A run running in another process gives what the
+   * store holds so far (a reader asks again from the last seq it got).
+   */
+  async *eventsAfter(runId: string, afterSeq: number): AsyncIterable<ForgeEvent> {
+    const live = this.active.get(runId);
+    const stored = await this.options.store.events.list(runId);
+    const liveFrom = live?.feed.firstSeq ?? Number.POSITIVE_INFINITY;
+    let last = afterSeq;
+    for (const event of stored) {
+      if (event.seq <= last || event.seq >= liveFrom) continue;
+      last = event.seq;
+      yield event;
+    }
+    if (live === undefined) return;
+    for await (const event of live.feed.from(last + 1)) yield event;
+  }
+
+  /** Whether this process runs the run now. */
+  isActive(runId: string): boolean {
+    return this.active.has(runId);
+  }
+
+  /** Cancels a run this process runs; false when it runs nowhere here. */
+  cancelActive(runId: string, reason = 'cancelled'): boolean {
+    const live = this.active.get(runId);
+    live?.cancel(reason);
+    return live !== undefined;
+  }
+
+  /** Every run this process runs now, by id. */
+  activeRunIds(): string[] {
+    return [...this.active.keys()];
+  }
 
   start<Result extends RunSummary>(spec: RunSpec<Result>): RunHandle<Result> {
     const { store, home, owner } = this.options;
@@ -136,6 +175,7 @@ export class RunService {
     if (signal?.aborted === true) onAbort();
     else signal?.addEventListener('abort', onAbort, { once: true });
     const feed = new RunEventFeed(bus, runId);
+    this.active.set(runId, { feed, cancel: (reason) => controller.abort(reason) });
     const result = (async () => {
       try {
         await how.begin();
@@ -168,6 +208,7 @@ export class RunService {
         }
       } finally {
         signal?.removeEventListener('abort', onAbort);
+        this.active.delete(runId);
         feed.close();
       }
     })();
@@ -186,7 +227,7 @@ export class RunService {
   }
 
   /** Stored runs, newest first. */
-  list(options: { limit?: number; statuses?: readonly RunStatus[] } = {}): Promise<RunRecord[]> {
+  list(options: { limit?: number; statuses?: readonly RunStatus[]; before?: string } = {}): Promise<RunRecord[]> {
     return this.options.store.runs.list(options);
   }
 

@@ -3,7 +3,7 @@ import { finishRun } from '../agent/index.js';
 import { ForgeError, NotFoundError, type ApprovalRecord, type ErrorInfo, type HaltReason, type RunStatus } from '../core/index.js';
 import { processAlive, StoredApprovalGate } from '../runs/index.js';
 import type { ForgeRuntime, RunTaskResult } from './forge-runtime.js';
-import { resumeTask, type ResumeTaskOptions } from './resume-task.js';
+import { beginResume, resumeTask, type ResumeTaskOptions } from './resume-task.js';
 
 /** An answer that cannot be given: no such request, already answered or used, or bound to another input. */
 export class ApprovalAnswerError extends ForgeError {
@@ -27,12 +27,16 @@ export interface AnswerApprovalOptions {
   readonly digest?: string;
   /** How the resumed run (when this process resumes it) is run. */
   readonly resume?: Omit<ResumeTaskOptions, 'approvals'>;
+  /** Go on with the run without waiting for it (a server answering a request); `resumed` is then null and `resuming` true. */
+  readonly background?: boolean;
 }
 
 export interface AnswerApprovalResult {
   readonly approval: ApprovalRecord;
   /** The run's result when this process resumed it (nobody else was waiting); null when its own process goes on with it. */
   readonly resumed: RunTaskResult | null;
+  /** Whether this process went on with the run (in the background when asked). */
+  readonly resuming: boolean;
 }
 
 /**
@@ -61,9 +65,14 @@ export async function answerApproval(runtime: ForgeRuntime, options: AnswerAppro
   const run = await runtime.runs.get(options.runId);
   const waiter = run.owner !== null && run.owner.pid !== process.pid && processAlive(run.owner, runtime.runs.host);
   const stillPending = await store.approvals.list({ runId: options.runId, statuses: ['pending'] });
-  if (run.status !== 'waiting' || waiter || stillPending.length > 0) return { approval: settled, resumed: null };
-  const resumed = await resumeTask(runtime, options.runId, { ...options.resume, approvals: new StoredApprovalGate(store, { timeoutMs: runtime.config.approvalTimeoutMs }) });
-  return { approval: settled, resumed };
+  if (run.status !== 'waiting' || waiter || stillPending.length > 0) return { approval: settled, resumed: null, resuming: false };
+  const resumeOptions = { ...options.resume, approvals: new StoredApprovalGate(store, { timeoutMs: runtime.config.approvalTimeoutMs }) };
+  if (options.background === true) {
+    const { handle } = await beginResume(runtime, options.runId, resumeOptions);
+    handle.result.catch(() => undefined);
+    return { approval: settled, resumed: null, resuming: true };
+  }
+  return { approval: settled, resumed: await resumeTask(runtime, options.runId, resumeOptions), resuming: true };
 }
 
 /**

@@ -36,6 +36,8 @@ export const forgeEnvironmentSchema = z.object({
   FORGE_HISTORY_TOKENS: positiveInteger('FORGE_HISTORY_TOKENS'),
   /** Seconds a call waits for its approval before its run fails `approval_expired`; default 3600. */
   FORGE_APPROVAL_TIMEOUT: positiveInteger('FORGE_APPROVAL_TIMEOUT'),
+  /** The password `forge serve` requires of every request (as a bearer token); needed beyond loopback. */
+  FORGE_ADMIN_PASSWORD: z.string().optional(),
   /** Tools whose every call needs an approval, by exact name, commas between. */
   FORGE_REQUIRE_APPROVAL: z.string().optional(),
 });

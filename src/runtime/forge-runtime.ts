@@ -7,6 +7,7 @@ import { toLoopMessage } from './conversation-messages.js';
 import { createRuntime, type ForgeRuntime, type RuntimeParts } from './create-runtime.js';
 import { resolveRuntimeModel } from './runtime-model.js';
 import { executeTaskLoop } from './task-loop.js';
+import type { RunHandle } from '../runs/index.js';
 
 export type { ForgeRuntime } from './create-runtime.js';
 
@@ -60,6 +61,16 @@ export interface RunTaskResult extends AgentRunResult {
  * the catalog gains or loses later reaches it.
  */
 export async function runTask(runtime: ForgeRuntime, options: RunTaskOptions): Promise<RunTaskResult> {
+  const { handle, conversationId } = await startTask(runtime, options);
+  return { ...(await handle.result), conversation_id: conversationId, log_file: handle.logFile };
+}
+
+/**
+ * `runTask` without waiting: refuses what `runTask` refuses (no model, unknown tools, no such
+ * conversation) before any run exists, then returns the running run's handle at once (a server streams
+ * its events and answers with its id).
+ */
+export async function startTask(runtime: ForgeRuntime, options: RunTaskOptions): Promise<{ handle: RunHandle<AgentRunResult | ConvergeRunResult>; conversationId: string }> {
   const { store, config } = runtime;
   const model = typeof options.model === 'object' ? options.model : await resolveRuntimeModel(runtime, options.model, options.model === undefined ? 'FORGE_MODEL' : '--model');
   // A tool list naming what does not exist is a usage error, not a failed run; the loop takes the set itself when it starts.
@@ -97,7 +108,7 @@ export async function runTask(runtime: ForgeRuntime, options: RunTaskOptions): P
       });
     },
   });
-  return { ...(await handle.result), conversation_id: conversation.id, log_file: handle.logFile };
+  return { handle, conversationId: conversation.id };
 }
 
 /**

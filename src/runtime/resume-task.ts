@@ -1,6 +1,9 @@
 import { UnknownToolsError, parseRunState, type ApprovalGate, type RunState } from '../core/index.js';
 import type { ResolvedModel } from '../llm/index.js';
 import { RunNotResumableError, StoredApprovalGate } from '../runs/index.js';
+import type { AgentRunResult } from '../agent/index.js';
+import type { RunHandle } from '../runs/index.js';
+import type { ConvergeRunResult } from '../synthesis/converge/index.js';
 import type { ForgeRuntime, RunTaskResult } from './forge-runtime.js';
 import { resolveRuntimeModel } from './runtime-model.js';
 import { executeTaskLoop } from './task-loop.js';
@@ -21,6 +24,13 @@ export interface ResumeTaskOptions {
  * exists; completed calls are never run again.
  */
 export async function resumeTask(runtime: ForgeRuntime, runId: string, options: ResumeTaskOptions = {}): Promise<RunTaskResult> {
+  const { handle, conversationId } = await beginResume(runtime, runId, options);
+  const result = await handle.result;
+  return { ...result, conversation_id: conversationId(), log_file: handle.logFile };
+}
+
+/** `resumeTask` without waiting: refuses what it refuses, then returns the resumed run's handle at once. */
+export async function beginResume(runtime: ForgeRuntime, runId: string, options: ResumeTaskOptions = {}): Promise<{ handle: RunHandle<AgentRunResult | ConvergeRunResult>; conversationId: () => string }> {
   // A run that paused for an answer takes it from the store; otherwise approvals go to the runtime's gate.
   const paused = (await runtime.runs.get(runId)).status === 'waiting';
   const approvals = options.approvals ?? (paused ? new StoredApprovalGate(runtime.store, { timeoutMs: runtime.config.approvalTimeoutMs }) : undefined);
@@ -59,6 +69,5 @@ export async function resumeTask(runtime: ForgeRuntime, runId: string, options: 
       });
     },
   });
-  const result = await handle.result;
-  return { ...result, conversation_id: conversationId, log_file: handle.logFile };
+  return { handle, conversationId: () => conversationId };
 }

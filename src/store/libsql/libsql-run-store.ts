@@ -84,12 +84,16 @@ export class LibsqlRunStore implements RunStore {
     return row === undefined ? undefined : runFromRow(row);
   }
 
-  async list(options: { limit?: number; statuses?: readonly RunStatus[] } = {}): Promise<RunRecord[]> {
+  async list(options: { limit?: number; statuses?: readonly RunStatus[]; before?: string } = {}): Promise<RunRecord[]> {
     const statuses = options.statuses ?? [];
-    const filter = statuses.length === 0 ? '' : `WHERE status IN (${statuses.map(() => '?').join(', ')})`;
+    const conditions = [
+      ...(statuses.length === 0 ? [] : [`status IN (${statuses.map(() => '?').join(', ')})`]),
+      ...(options.before === undefined ? [] : ['ordinal < (SELECT ordinal FROM runs WHERE id = ?)']),
+    ];
+    const filter = conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
     const result = await this.sql.read({
       sql: `SELECT ${runColumns} FROM runs ${filter} ORDER BY ordinal DESC LIMIT ?`,
-      args: [...statuses, sqliteLimit('limit', options.limit)],
+      args: [...statuses, ...(options.before === undefined ? [] : [options.before]), sqliteLimit('limit', options.limit)],
     });
     return result.rows.map(runFromRow);
   }

@@ -1,0 +1,62 @@
+import type { Command } from 'commander';
+import { EXIT, parsePort } from '../command-errors.js';
+import { printJson, printOut } from '../terminal-output.js';
+import { withRuntime } from '../with-runtime.js';
+
+interface ServeOptions {
+  host: string;
+  port: number;
+  allowedHost?: string[];
+  json?: boolean;
+}
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+export function registerServeCommand(program: Command): void {
+  program
+    .command('serve')
+    .description('Serve the HTTP API (runs, their live events, approvals) on 127.0.0.1:7700.')
+    .option('--host <address>', 'address to listen on; anything but loopback needs FORGE_ADMIN_PASSWORD', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (0 picks a free one, shown once listening)', parsePort('--port'), 7700)
+    .option('--allowed-host <host>', 'another Host value to answer to (behind a proxy); repeatable', collect)
+    .option('--json', 'print the endpoint as JSON once listening')
+    .addHelpText(
+      'after',
+      `
+The API is under /api/v1 (its OpenAPI document at /api/v1/openapi.json), with /health and /ready.
+Runs started through it wait for their approvals; answer them with POST /api/v1/approvals/<run>/<call>/approve.
+A run's events stream as Server-Sent Events at /api/v1/runs/<id>/events; reconnect with Last-Event-ID.
+
+Access: on loopback with no password anyone on this machine may call it. With FORGE_ADMIN_PASSWORD set
+(at least 16 characters) every request must send "Authorization: Bearer <password>", and the server may
+listen beyond loopback. SIGTERM or Ctrl-C shuts down gracefully: new work is refused, event streams end
+with a server-shutdown event, and runs in flight keep their checkpoints (resume them after a restart).
+
+Examples:
+  $ forge serve
+  $ curl -s localhost:7700/api/v1/runs -H 'content-type: application/json' -d '{"task": "What is the latest Node.js release?"}'`,
+    )
+    .action(async (options: ServeOptions) => {
+      const json = options.json === true;
+      await withRuntime(
+        json,
+        async (runtime) => {
+          const { serveApi } = await import('../../server/api/index.js');
+          const token = runtime.config.env['FORGE_ADMIN_PASSWORD']?.trim() || undefined;
+          const server = await serveApi(runtime, { host: options.host, port: options.port, ...(token === undefined ? {} : { token }), ...(options.allowedHost === undefined ? {} : { allowedHosts: options.allowedHost }) });
+          const url = `${server.listener.origin}/api/v1`;
+          if (json) printJson({ url, openapi: `${url}/openapi.json`, allowed_hosts: server.listener.allowedHosts, token_required: token !== undefined });
+          else printOut(`Forge API listening on ${url}${token === undefined ? '' : ' · clients must send FORGE_ADMIN_PASSWORD as a bearer token'} (Ctrl-C to stop)\n`);
+          await new Promise<void>((resolve) => {
+            process.once('SIGINT', resolve);
+            process.once('SIGTERM', resolve);
+          });
+          await server.close();
+          return EXIT.ok;
+        },
+        { mcp: { stdio: 'refuse' } },
+      );
+    });
+}

@@ -1,0 +1,158 @@
+import { forgeEventSchema, type ForgeEvent } from '../core/index.js';
+import {
+  approvalAnswerSchema,
+  approvalListSchema,
+  errorBodySchema,
+  runListSchema,
+  runSchema,
+  startedRunSchema,
+  type ApiApproval,
+  type ApiRun,
+  type ApprovalAnswer,
+  type RunList,
+  type StartedRun,
+  type StartRunRequest,
+} from '../server/api/api-schemas.js';
+import type { z } from 'zod';
+
+/** An API error as the server sent it (`{"error": {name, message, hint}}`), with its HTTP status. */
+export class ForgeApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly hint: string | undefined,
+  ) {
+    super(message);
+    this.name = code;
+  }
+}
+
+export interface ForgeClientOptions {
+  /** The server's origin, e.g. http://127.0.0.1:7700. */
+  readonly baseUrl: string;
+  /** Sent as `Authorization: Bearer <token>` (the server's FORGE_ADMIN_PASSWORD). */
+  readonly token?: string;
+  readonly fetch?: typeof fetch;
+}
+
+/** What a run's event stream delivered: events in order, and how it ended. */
+export interface RunEventRead {
+  readonly events: ForgeEvent[];
+  /** `end` (run-end or run-pause, or the server closed the stream), `shutdown` (reconnect later), `aborted`. */
+  readonly ended: 'end' | 'shutdown' | 'aborted';
+  /** The seq to send as Last-Event-ID to go on. */
+  readonly lastSeq: number;
+}
+
+/**
+ * The typed client of Forge's API: every body is validated with the same zod schemas the server uses,
+ * so a field the server renamed fails here loudly, not three screens later.
+ */
+export class ForgeClient {
+  private readonly fetch: typeof fetch;
+
+  constructor(private readonly options: ForgeClientOptions) {
+    this.fetch = options.fetch ?? fetch;
+  }
+
+  private headers(extra: Record<string, string> = {}): Record<string, string> {
+    return { ...(this.options.token === undefined ? {} : { authorization: `Bearer ${this.options.token}` }), ...extra };
+  }
+
+  private async call<T>(method: 'GET' | 'POST', path: string, schema: z.ZodType<T>, body?: unknown): Promise<T> {
+    const response = await this.fetch(`${this.options.baseUrl}${path}`, {
+      method,
+      headers: this.headers(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const json = (await response.json()) as unknown;
+    if (!response.ok) {
+      const parsed = errorBodySchema.safeParse(json);
+      if (!parsed.success) throw new ForgeApiError(response.status, 'UnexpectedResponse', `HTTP ${response.status} without an error body`, undefined);
+      throw new ForgeApiError(response.status, parsed.data.error.name, parsed.data.error.message, parsed.data.error.hint);
+    }
+    return schema.parse(json);
+  }
+
+  startRun(request: StartRunRequest): Promise<StartedRun> {
+    return this.call('POST', '/api/v1/runs', startedRunSchema, request);
+  }
+
+  listRuns(options: { status?: ApiRun['status']; limit?: number; cursor?: string } = {}): Promise<RunList> {
+    const query = new URLSearchParams();
+    if (options.status !== undefined) query.set('status', options.status);
+    if (options.limit !== undefined) query.set('limit', String(options.limit));
+    if (options.cursor !== undefined) query.set('cursor', options.cursor);
+    const text = query.toString();
+    return this.call('GET', `/api/v1/runs${text === '' ? '' : `?${text}`}`, runListSchema);
+  }
+
+  getRun(runId: string): Promise<ApiRun> {
+    return this.call('GET', `/api/v1/runs/${encodeURIComponent(runId)}`, runSchema);
+  }
+
+  cancelRun(runId: string, reason?: string): Promise<ApiRun> {
+    return this.call('POST', `/api/v1/runs/${encodeURIComponent(runId)}/cancel`, runSchema, reason === undefined ? {} : { reason });
+  }
+
+  resumeRun(runId: string): Promise<StartedRun> {
+    return this.call('POST', `/api/v1/runs/${encodeURIComponent(runId)}/resume`, startedRunSchema, {});
+  }
+
+  async listApprovals(): Promise<ApiApproval[]> {
+    return (await this.call('GET', '/api/v1/approvals', approvalListSchema)).approvals;
+  }
+
+  answerApproval(runId: string, callId: string, decision: 'approve' | 'deny', options: { reason?: string; digest?: string } = {}): Promise<ApprovalAnswer> {
+    return this.call('POST', `/api/v1/approvals/${encodeURIComponent(runId)}/${encodeURIComponent(callId)}/${decision}`, approvalAnswerSchema, options);
+  }
+
+  /**
+   * Reads a run's events (Server-Sent Events) after `afterSeq` (-1: from the start), calling `onEvent`
+   * for each, until the stream ends, the server shuts down, or `signal` aborts. Each event is validated.
+   */
+  async readEvents(runId: string, options: { afterSeq?: number; signal?: AbortSignal; onEvent?: (event: ForgeEvent) => void } = {}): Promise<RunEventRead> {
+    const afterSeq = options.afterSeq ?? -1;
+    const response = await this.fetch(`${this.options.baseUrl}/api/v1/runs/${encodeURIComponent(runId)}/events`, {
+      headers: this.headers(afterSeq < 0 ? {} : { 'last-event-id': String(afterSeq) }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
+    if (!response.ok || response.body === null) {
+      const parsed = errorBodySchema.safeParse(await response.json().catch(() => undefined));
+      throw new ForgeApiError(response.status, parsed.success ? parsed.data.error.name : 'UnexpectedResponse', parsed.success ? parsed.data.error.message : `HTTP ${response.status}`, parsed.success ? parsed.data.error.hint : undefined);
+    }
+    const events: ForgeEvent[] = [];
+    let lastSeq = afterSeq;
+    let ended: RunEventRead['ended'] = 'end';
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for await (const chunk of response.body) {
+        buffer += decoder.decode(chunk, { stream: true });
+        let boundary: number;
+        while ((boundary = buffer.indexOf('\n\n')) >= 0) {
+          const frame = buffer.slice(0, boundary);
+          buffer = buffer.slice(boundary + 2);
+          const fields = new Map<string, string>();
+          for (const line of frame.split('\n')) {
+            if (line.startsWith(':') || line === '') continue;
+            const colon = line.indexOf(':');
+            fields.set(line.slice(0, colon), line.slice(colon + 1).trimStart());
+          }
+          if (fields.get('event') === 'server-shutdown') ended = 'shutdown';
+          const data = fields.get('data');
+          if (data === undefined || fields.get('id') === undefined) continue;
+          const event = forgeEventSchema.parse(JSON.parse(data));
+          lastSeq = event.seq;
+          events.push(event);
+          options.onEvent?.(event);
+        }
+      }
+    } catch (error) {
+      if (options.signal?.aborted !== true) throw error;
+      ended = 'aborted';
+    }
+    return { events, ended, lastSeq };
+  }
+}

@@ -1,0 +1,1 @@
+export { ForgeApiError, ForgeClient, type ForgeClientOptions, type RunEventRead } from './forge-client.js';

@@ -1,0 +1,275 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import type { z } from 'zod';
+import { ConfigurationError, ForgeError, NotFoundError, type ApprovalRecord, type RunRecord } from '../../core/index.js';
+import { StoredApprovalGate } from '../../runs/index.js';
+import { answerApproval, beginResume, cancelWaitingRun, listApprovals, startTask, type ForgeRuntime } from '../../runtime/index.js';
+import { FORGE_VERSION } from '../../version.js';
+import {
+  approvalAnswerRequestSchema,
+  approvalAnswerSchema,
+  approvalListSchema,
+  cancelRunRequestSchema,
+  healthSchema,
+  readySchema,
+  runListQuerySchema,
+  runListSchema,
+  runSchema,
+  startedRunSchema,
+  startRunRequestSchema,
+  type ApiApproval,
+  type ApiRun,
+} from './api-schemas.js';
+import { runEventStream } from './run-event-stream.js';
+
+/** What a route's handler is given: the runtime, the validated parts of the request, and the server's state. */
+export interface RouteContext {
+  readonly runtime: ForgeRuntime;
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: unknown;
+  readonly body: unknown;
+  readonly request: Request;
+  readonly server: { readonly shuttingDown: boolean; readonly shutdownSignal: AbortSignal };
+}
+
+/** One route of the API, as data: the OpenAPI document and the authorization matrix are built from this table. */
+export interface ApiRoute {
+  readonly method: 'get' | 'post';
+  /** Under `/api/v1` unless `root`; `:name` marks a path parameter. */
+  readonly path: string;
+  readonly root?: true;
+  readonly summary: string;
+  readonly query?: z.ZodType;
+  readonly body?: z.ZodType;
+  /** The success body's schema; `event-stream` and `ndjson` routes stream instead. */
+  readonly response: z.ZodType | 'event-stream' | 'ndjson';
+  readonly status?: 200 | 202;
+  handle(context: RouteContext): Promise<unknown>;
+}
+
+/** A refusal with an HTTP status, in the error envelope. */
+export class ApiError extends ForgeError {
+  constructor(
+    readonly status: 400 | 404 | 409 | 503,
+    name: string,
+    message: string,
+    hint: string,
+  ) {
+    super({ name, message, hint });
+  }
+}
+
+export function apiRunView(run: RunRecord): ApiRun {
+  return {
+    run_id: run.id,
+    kind: run.kind,
+    status: run.status,
+    halt_reason: run.haltReason,
+    task: run.task,
+    model: run.model,
+    answer: run.answer,
+    error: run.error,
+    conversation_id: run.conversationId,
+    llm_calls: run.llmCalls,
+    tokens: { input: run.inputTokens, output: run.outputTokens },
+    cost_usd: run.costUsd,
+    created_at: run.createdAt,
+    updated_at: run.updatedAt,
+  };
+}
+
+function apiApprovalView(approval: ApprovalRecord): ApiApproval {
+  return {
+    run_id: approval.runId,
+    call_id: approval.callId,
+    tool: approval.tool,
+    input_digest: approval.inputDigest,
+    reason: approval.reason,
+    status: approval.status,
+    requested_at: approval.requestedAt,
+    expires_at: approval.expiresAt,
+    answer_reason: approval.answerReason,
+    answered_at: approval.answeredAt,
+  };
+}
+
+const eventsUrl = (runId: string) => `/api/v1/runs/${encodeURIComponent(runId)}/events`;
+
+function refuseWhileShuttingDown(context: RouteContext): void {
+  if (context.server.shuttingDown) throw new ApiError(503, 'ServerShuttingDown', 'The server is shutting down and starts no new work.', 'Retry against the server once it is back.');
+}
+
+/** Where a reconnecting reader left off: `Last-Event-ID` (the last seq it got), or `?after=`; -1 for the start. */
+function lastSeqOf(request: Request): number {
+  const header = request.headers.get('last-event-id') ?? new URL(request.url).searchParams.get('after');
+  if (header === null || header.trim() === '') return -1;
+  const seq = Number(header);
+  if (!Number.isInteger(seq) || seq < -1) throw new ApiError(400, 'InvalidLastEventId', `Last-Event-ID must be the seq of an event (a whole number), got "${header.slice(0, 40)}".`, 'Send back the id of the last event received.');
+  return seq;
+}
+
+/** Every route of the API. */
+export const apiRoutes: readonly ApiRoute[] = [
+  {
+    method: 'get',
+    path: '/health',
+    root: true,
+    summary: 'Liveness: the process answers.',
+    response: healthSchema,
+    handle: async () => ({ status: 'ok', version: FORGE_VERSION }),
+  },
+  {
+    method: 'get',
+    path: '/ready',
+    root: true,
+    summary: 'Readiness: whether the server starts new work, and how many runs it runs.',
+    response: readySchema,
+    handle: async ({ runtime, server }) => ({ status: server.shuttingDown ? 'shutting_down' : 'ready', active_runs: runtime.runs.activeRunIds().length }),
+  },
+  {
+    method: 'post',
+    path: '/runs',
+    summary: 'Start an agent run; its events stream from events_url. Calls that need approval pause it (waiting).',
+    body: startRunRequestSchema,
+    response: startedRunSchema,
+    status: 202,
+    async handle(context) {
+      refuseWhileShuttingDown(context);
+      const body = startRunRequestSchema.parse(context.body);
+      const { runtime } = context;
+      const { handle } = await startTask(runtime, {
+        task: body.task,
+        ...(body.model === undefined ? {} : { model: body.model }),
+        ...(body.tools === undefined ? {} : { tools: body.tools }),
+        ...(body.conversation_id === undefined ? {} : { conversationId: body.conversation_id }),
+        ...(body.converge === true ? { converge: true } : {}),
+        ...(body.max_iterations === undefined ? {} : { maxIterations: body.max_iterations }),
+        // Runs started over the API always wait for their approvals: the owner answers through the API.
+        approvals: new StoredApprovalGate(runtime.store, { timeoutMs: runtime.config.approvalTimeoutMs }),
+      });
+      // The run goes on after the response; its outcome is in its record and its events.
+      handle.result.catch(() => undefined);
+      return { run_id: handle.runId, events_url: eventsUrl(handle.runId) };
+    },
+  },
+  {
+    method: 'get',
+    path: '/runs',
+    summary: 'Recorded runs, newest first, a page at a time.',
+    query: runListQuerySchema,
+    response: runListSchema,
+    async handle({ runtime, query }) {
+      const parsed = runListQuerySchema.parse(query);
+      const statuses = parsed.status === undefined ? undefined : Array.isArray(parsed.status) ? parsed.status : [parsed.status];
+      const found = await runtime.runs.list({ limit: parsed.limit + 1, ...(statuses === undefined ? {} : { statuses }), ...(parsed.cursor === undefined ? {} : { before: parsed.cursor }) });
+      const page = found.slice(0, parsed.limit);
+      return { runs: page.map(apiRunView), next_cursor: found.length > parsed.limit ? (page.at(-1)?.id ?? null) : null };
+    },
+  },
+  {
+    method: 'get',
+    path: '/runs/:run_id',
+    summary: 'One run.',
+    response: runSchema,
+    handle: async ({ runtime, params }) => apiRunView(await runtime.runs.get(params['run_id']!)),
+  },
+  {
+    method: 'post',
+    path: '/runs/:run_id/cancel',
+    summary: 'Cancel a run this server runs, or one that waits for an approval.',
+    body: cancelRunRequestSchema,
+    response: runSchema,
+    async handle({ runtime, params, body }) {
+      const runId = params['run_id']!;
+      const reason = cancelRunRequestSchema.parse(body ?? {}).reason ?? 'cancelled through the API';
+      const run = await runtime.runs.get(runId);
+      if (runtime.runs.cancelActive(runId, reason)) {
+        await waitUntilInactive(runtime, runId);
+      } else if (run.status === 'waiting') {
+        await cancelWaitingRun(runtime, runId, reason);
+      } else {
+        throw new ApiError(409, 'RunNotCancellable', `Run ${runId} is ${run.status}; there is nothing to cancel here.`, run.status === 'running' ? 'It runs in another process; cancel it there.' : 'Only a running or waiting run can be cancelled.');
+      }
+      return apiRunView(await runtime.runs.get(runId));
+    },
+  },
+  {
+    method: 'post',
+    path: '/runs/:run_id/resume',
+    summary: 'Go on with a waiting or interrupted run from its last checkpoint.',
+    response: startedRunSchema,
+    status: 202,
+    async handle(context) {
+      refuseWhileShuttingDown(context);
+      const { handle } = await beginResume(context.runtime, context.params['run_id']!);
+      handle.result.catch(() => undefined);
+      return { run_id: handle.runId, events_url: eventsUrl(handle.runId) };
+    },
+  },
+  {
+    method: 'get',
+    path: '/runs/:run_id/events',
+    summary: 'The run\'s events as Server-Sent Events (id = seq); send Last-Event-ID to get exactly the events after it.',
+    response: 'event-stream',
+    async handle({ runtime, params, request, server }) {
+      const runId = params['run_id']!;
+      await runtime.runs.get(runId);
+      return runEventStream(runtime, runId, lastSeqOf(request), { signal: request.signal, shutdown: server.shutdownSignal });
+    },
+  },
+  {
+    method: 'get',
+    path: '/runs/:run_id/log',
+    summary: 'The run log (JSON lines) as a download.',
+    response: 'ndjson',
+    async handle({ runtime, params }) {
+      const run = await runtime.runs.get(params['run_id']!);
+      if (run.logFile === null) throw new NotFoundError('run log', run.id, 'This run was recorded before run logs were kept with their runs.');
+      try {
+        await stat(run.logFile);
+      } catch {
+        throw new NotFoundError('run log', run.id, 'Its log file is gone from the server (deleted or moved).');
+      }
+      return new Response(Readable.toWeb(createReadStream(run.logFile)) as ReadableStream, {
+        headers: { 'content-type': 'application/x-ndjson', 'content-disposition': `attachment; filename="forge-run-${run.id}.jsonl"` },
+      });
+    },
+  },
+  {
+    method: 'get',
+    path: '/approvals',
+    summary: 'Calls waiting for an approval, oldest first.',
+    response: approvalListSchema,
+    handle: async ({ runtime }) => ({ approvals: (await listApprovals(runtime)).map(apiApprovalView) }),
+  },
+  ...(['approve', 'deny'] as const).map(
+    (verb): ApiRoute => ({
+      method: 'post',
+      path: `/approvals/:run_id/:call_id/${verb}`,
+      summary: verb === 'approve' ? 'Approve a waiting call: it runs once and its run goes on.' : 'Deny a waiting call: it never runs; the model is told the reason.',
+      body: approvalAnswerRequestSchema,
+      response: approvalAnswerSchema,
+      async handle(context) {
+        const body = approvalAnswerRequestSchema.parse(context.body ?? {});
+        if (verb === 'deny' && (body.reason === undefined || body.reason.trim() === '')) throw new ConfigurationError('reason', 'is required for a denial: the model is told why.');
+        const answered = await answerApproval(context.runtime, {
+          runId: context.params['run_id']!,
+          callId: context.params['call_id']!,
+          decision: verb === 'approve' ? 'approved' : 'denied',
+          ...(body.reason === undefined ? {} : { reason: body.reason }),
+          ...(body.digest === undefined ? {} : { digest: body.digest }),
+          background: true,
+        });
+        return { approval: apiApprovalView(answered.approval), resumed: answered.resuming };
+      },
+    }),
+  ),
+];
+
+/** Resolves once the run service no longer runs `runId` (its cancellation has ended it). */
+async function waitUntilInactive(runtime: ForgeRuntime, runId: string): Promise<void> {
+  for await (const _event of runtime.runs.eventsAfter(runId, Number.MAX_SAFE_INTEGER - 1)) {
+    // Nothing to read: the loop ends when the run's feed closes.
+  }
+}

@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { haltReasonSchema, runKindSchema, runStatusSchema } from '../../core/index.js';
+
+/**
+ * The bodies of Forge's HTTP API (`/api/v1`): one zod schema each, validated at the edge, the source of
+ * the OpenAPI document and the typed client. Field names are snake_case like the CLI's `--json`.
+ */
+
+export const errorBodySchema = z
+  .object({ error: z.object({ name: z.string(), message: z.string(), hint: z.string().optional() }).strict() })
+  .strict()
+  .describe('Every error: what went wrong and how to fix it.');
+
+export const runSchema = z
+  .object({
+    run_id: z.string(),
+    kind: runKindSchema,
+    status: runStatusSchema,
+    halt_reason: haltReasonSchema.nullable(),
+    task: z.string(),
+    model: z.string(),
+    answer: z.string().nullable(),
+    error: z.string().nullable(),
+    conversation_id: z.string().nullable(),
+    llm_calls: z.number().int().nonnegative(),
+    tokens: z.object({ input: z.number().int().nonnegative(), output: z.number().int().nonnegative() }).strict(),
+    cost_usd: z.number().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .strict()
+  .describe('A recorded run.');
+
+export const startRunRequestSchema = z
+  .object({
+    task: z.string().trim().min(1).max(20_000).describe('What the agent should do, in plain words.'),
+    model: z.string().min(1).optional().describe('A model slug, e.g. openai:gpt-4.1-mini; default the server\'s FORGE_MODEL.'),
+    tools: z.array(z.string().min(1)).max(200).optional().describe('Only these tools, by exact name.'),
+    conversation_id: z.string().min(1).optional().describe('Continue this conversation.'),
+    converge: z.boolean().optional().describe('Convergence-gated mode: one tool per turn, a plan, request_tool.'),
+    max_iterations: z.number().int().positive().max(200).optional(),
+  })
+  .strict();
+
+export const startedRunSchema = z
+  .object({ run_id: z.string(), events_url: z.string().describe('The run\'s events as Server-Sent Events.') })
+  .strict();
+
+export const runListQuerySchema = z
+  .object({
+    status: z.union([runStatusSchema, z.array(runStatusSchema)]).optional(),
+    limit: z.coerce.number().int().positive().max(200).default(50),
+    cursor: z.string().min(1).optional().describe('The next_cursor of the previous page.'),
+  })
+  .strict();
+
+export const runListSchema = z
+  .object({ runs: z.array(runSchema), next_cursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last.') })
+  .strict();
+
+export const cancelRunRequestSchema = z.object({ reason: z.string().max(500).optional() }).strict();
+
+export const approvalSchema = z
+  .object({
+    run_id: z.string(),
+    call_id: z.string(),
+    tool: z.string(),
+    input_digest: z.string(),
+    reason: z.string(),
+    status: z.enum(['pending', 'approved', 'denied', 'used', 'expired']),
+    requested_at: z.string(),
+    expires_at: z.string().nullable(),
+    answer_reason: z.string().nullable(),
+    answered_at: z.string().nullable(),
+  })
+  .strict();
+
+export const approvalListSchema = z.object({ approvals: z.array(approvalSchema) }).strict();
+
+export const approvalAnswerRequestSchema = z
+  .object({
+    reason: z.string().max(2_000).optional().describe('Why; required for a denial (the model is told).'),
+    digest: z.string().regex(/^[0-9a-f]{6,64}$/).optional().describe("Answer only if the call's input digest starts with this."),
+  })
+  .strict();
+
+export const approvalAnswerSchema = z.object({ approval: approvalSchema, resumed: z.boolean().describe('Whether the server went on with the run.') }).strict();
+
+export const healthSchema = z.object({ status: z.literal('ok'), version: z.string() }).strict();
+export const readySchema = z.object({ status: z.enum(['ready', 'shutting_down']), active_runs: z.number().int().nonnegative() }).strict();
+
+export type ApiRun = z.infer<typeof runSchema>;
+export type StartRunRequest = z.infer<typeof startRunRequestSchema>;
+export type StartedRun = z.infer<typeof startedRunSchema>;
+export type RunList = z.infer<typeof runListSchema>;
+export type ApiApproval = z.infer<typeof approvalSchema>;
+export type ApprovalAnswer = z.infer<typeof approvalAnswerSchema>;
+export type ApiError = z.infer<typeof errorBodySchema>;

@@ -1,0 +1,78 @@
+import type { ForgeEvent } from '../../core/index.js';
+import type { ForgeRuntime } from '../../runtime/index.js';
+
+/** How often an idle stream sends a comment, so proxies and clients know it is alive. */
+const HEARTBEAT_MS = 15_000;
+
+const encoder = new TextEncoder();
+
+function sseFrame(event: ForgeEvent): Uint8Array {
+  // One JSON line: the data never holds a raw newline, so one `data:` field carries it.
+  return encoder.encode(`id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+}
+
+/**
+ * A run's events as Server-Sent Events, each with its seq as id, starting after `afterSeq`: what the
+ * store holds, then live while this server runs the run (see `RunService.eventsAfter`), so a client that
+ * reconnects with `Last-Event-ID` gets exactly what it missed, across a server restart too. The stream
+ * is pulled: an event is read only when the client has taken the previous one, so a slow client makes
+ * the server hold nothing beyond what the run itself keeps. It ends after `run-end` or `run-pause`, when
+ * the client goes, or, on shutdown, with a `server-shutdown` event telling the client to reconnect.
+ */
+export function runEventStream(runtime: ForgeRuntime, runId: string, afterSeq: number, options: { signal: AbortSignal; shutdown: AbortSignal }): Response {
+  const events = runtime.runs.eventsAfter(runId, afterSeq)[Symbol.asyncIterator]();
+  let lastSeq = afterSeq;
+  let done = false;
+  let pending: Promise<IteratorResult<ForgeEvent>> | undefined;
+  // Ending the reader does not wait: a generator waiting for the run's next event ends when it comes (or the run does).
+  const finish = async () => {
+    if (done) return;
+    done = true;
+    void events.return?.()?.catch(() => undefined);
+  };
+  const shutdown = new Promise<'shutdown'>((resolve) => {
+    if (options.shutdown.aborted) resolve('shutdown');
+    options.shutdown.addEventListener('abort', () => resolve('shutdown'), { once: true });
+  });
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(`retry: 2000\n: run ${runId} after seq ${afterSeq}\n\n`));
+    },
+    async pull(controller) {
+      if (done) return;
+      // An event asked for before a heartbeat is still the one to wait for.
+      const next = (pending ??= events.next());
+      let timer: NodeJS.Timeout | undefined;
+      const heartbeat = new Promise<'heartbeat'>((resolve) => (timer = setTimeout(() => resolve('heartbeat'), HEARTBEAT_MS)));
+      const outcome = await Promise.race([next, heartbeat, shutdown]);
+      clearTimeout(timer);
+      if (outcome === 'heartbeat') {
+        controller.enqueue(encoder.encode(': heartbeat\n\n'));
+        return;
+      }
+      pending = undefined;
+      if (outcome === 'shutdown') {
+        controller.enqueue(encoder.encode(`event: server-shutdown\ndata: ${JSON.stringify({ run_id: runId, last_seq: lastSeq })}\n\n`));
+        await finish();
+        controller.close();
+        return;
+      }
+      if (outcome.done === true) {
+        await finish();
+        controller.close();
+        return;
+      }
+      lastSeq = outcome.value.seq;
+      controller.enqueue(sseFrame(outcome.value));
+      if (outcome.value.type === 'run-end' || outcome.value.type === 'run-pause') {
+        await finish();
+        controller.close();
+      }
+    },
+    async cancel() {
+      await finish();
+    },
+  });
+  options.signal.addEventListener('abort', () => void finish(), { once: true });
+  return new Response(body, { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' } });
+}
