@@ -16,8 +16,10 @@ function sseFrame(event: ForgeEvent): Uint8Array {
  * store holds, then live while this server runs the run (see `RunService.eventsAfter`), so a client that
  * reconnects with `Last-Event-ID` gets exactly what it missed, across a server restart too. The stream
  * is pulled: an event is read only when the client has taken the previous one, so a slow client makes
- * the server hold nothing beyond what the run itself keeps. It ends after `run-end` or `run-pause`, when
- * the client goes, or, on shutdown, with a `server-shutdown` event telling the client to reconnect.
+ * the server hold nothing beyond what the run itself keeps. It ends when the run's events do (its last
+ * `run-end` or `run-pause` while this server runs it; what is stored otherwise), when the client goes,
+ * or, on shutdown, with a `server-shutdown` event telling the client to reconnect. A resumed run's stream
+ * holds the `run-end` of its interruption, then `run-resume` and the rest.
  */
 export function runEventStream(runtime: ForgeRuntime, runId: string, afterSeq: number, options: { signal: AbortSignal; shutdown: AbortSignal }): Response {
   const events = runtime.runs.eventsAfter(runId, afterSeq)[Symbol.asyncIterator]();
@@ -64,10 +66,6 @@ export function runEventStream(runtime: ForgeRuntime, runId: string, afterSeq: n
       }
       lastSeq = outcome.value.seq;
       controller.enqueue(sseFrame(outcome.value));
-      if (outcome.value.type === 'run-end' || outcome.value.type === 'run-pause') {
-        await finish();
-        controller.close();
-      }
     },
     async cancel() {
       await finish();
