@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { ConfigTarget, ShownSetting } from '../../config/index.js';
+import type * as configModule from '../../config/index.js';
 import { reportError } from '../command-errors.js';
 import { printJson, printOut } from '../terminal-output.js';
 
@@ -17,8 +18,10 @@ function targetOf(options: { project?: boolean }): ConfigTarget {
   return options.project === true ? 'project' : 'home';
 }
 
+type ConfigModule = typeof configModule;
+
 /** Runs one config action, reporting its error the usual way. */
-async function guarded(json: boolean, action: (config: typeof import('../../config/index.js')) => void): Promise<void> {
+async function guarded(json: boolean, action: (config: ConfigModule) => void): Promise<void> {
   try {
     action(await import('../../config/index.js'));
   } catch (error) {
