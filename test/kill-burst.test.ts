@@ -9,6 +9,7 @@ import { readRunLog } from '../src/runlog/index.js';
 import { openRuntime } from '../src/runtime/index.js';
 import { databaseUrlFromEnv, openStore } from '../src/store/index.js';
 import { TIMER_MODEL_CALLS } from './support/timer-model.js';
+import { scratchUserHome } from './support/built-cli.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const burstScript = path.join(root, 'test', 'support', 'run-burst.ts');
@@ -26,7 +27,7 @@ interface KilledBurst {
 /** Starts the burst and kills it with SIGKILL as soon as KILL_AFTER runs have reported (bounded by a timeout). */
 function burstKilledMidway(home: string): Promise<KilledBurst> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', burstScript, home, String(RUNS)], { cwd: root, env: { PATH: process.env['PATH'] ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', burstScript, home, String(RUNS)], { cwd: root, env: { PATH: process.env['PATH'] ?? '', HOME: scratchUserHome() }, stdio: ['ignore', 'pipe', 'pipe'] });
     const reported = new Map<string, string>();
     let pending = '';
     let stderr = '';

@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scratchUserHome } from './support/built-cli.js';
 
 const run = promisify(execFile);
 const conformanceCli = join(dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/conformance/package.json')), 'dist', 'index.js');
@@ -38,7 +39,7 @@ describe('MCP conformance suite, client scenarios', () => {
     const folder = join(output, scenario);
     const result = await run(process.execPath, [conformanceCli, 'client', '--command', `"${process.execPath}" --import tsx "${clientEntry}"`, '--scenario', scenario, '--timeout', '20000', '-o', folder], {
       timeout: 45_000,
-      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
+      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: scratchUserHome() },
     }).catch((error: { stdout?: string; stderr?: string }) => ({ stdout: error.stdout ?? '', stderr: error.stderr ?? '', failed: true }));
 
     const checks = await readChecks(folder);

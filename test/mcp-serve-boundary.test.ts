@@ -4,7 +4,7 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FORGE_BIN, runCli } from './support/built-cli.js';
+import { FORGE_BIN, runCli, scratchUserHome } from './support/built-cli.js';
 
 /** A `forge mcp serve` process started from the built binary, as a user starts it. */
 interface ServeProcess {
@@ -46,7 +46,7 @@ function send(serve: ServeProcess, method: string, headers: Record<string, strin
 function startServe(home: string, args: readonly string[], env: Record<string, string> = {}): Promise<ServeProcess> {
   return new Promise((resolve, reject) => {
     const child: ChildProcess = spawn(process.execPath, [FORGE_BIN, 'mcp', 'serve', '--port', '0', '--json', ...args], {
-      env: { PATH: process.env['PATH'] ?? '', FORGE_HOME: home, ...env },
+      env: { PATH: process.env['PATH'] ?? '', HOME: scratchUserHome(), FORGE_HOME: home, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

@@ -41,7 +41,7 @@ describe('forge demo: the lifecycle offline, from a recorded model session', () 
     ]);
     expect(report.rows[0]!.tokens).toEqual({ input: 2947, output: 117 });
     for (const row of report.rows) expect(new URL(row.url!).host.replace(/:\d+$/, '')).toBe(`docs.${row.topic}.dev`);
-    expect(report.home).toBe(path.join(home, 'demo'));
+    expect(report.home).toBe(home);
   });
 
   it('leaves a skill the CLI can test offline, and the CLI names a bad --input', async () => {

@@ -4,7 +4,7 @@ import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../src/store/index.js';
-import { FORGE_BIN, runCli, type CliResult } from './support/built-cli.js';
+import { FORGE_BIN, runCli, scratchUserHome, type CliResult } from './support/built-cli.js';
 import { fillSyntheticRuns, type SyntheticRunSet } from './support/synthetic-runs.js';
 
 /** `forge stats` from the built binary: stored runs added up by the store, explicit run logs read a few at a time. */
@@ -110,7 +110,7 @@ function smallRunLog(runId: string, haltReason: 'cap' | 'final_answer'): string 
 /** `forge …` in `cwd` with at most `limit` open files (the shell's `ulimit -n`), as a user on macOS has 256. */
 function cliUnderFileLimit(limit: number, args: readonly string[], env: Record<string, string>, cwd: string): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', `ulimit -n ${limit} && exec "$0" "$@"`, process.execPath, FORGE_BIN, ...args], { cwd, env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('sh', ['-c', `ulimit -n ${limit} && exec "$0" "$@"`, process.execPath, FORGE_BIN, ...args], { cwd, env: { PATH: process.env['PATH'] ?? '', HOME: scratchUserHome(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -9,6 +9,10 @@ import { registerToolsCommand } from './commands/tools-command.js';
 import { registerMcpCommand } from './commands/mcp-command.js';
 import { registerDemoCommand } from './commands/demo-command.js';
 import { registerSkillCommand } from './commands/skill-command.js';
+import { registerHomeCommand } from './commands/home-command.js';
+import { registerConfigCommand } from './commands/config-command.js';
+import { registerInitCommand } from './commands/init-command.js';
+import { registerDoctorCommand } from './commands/doctor-command.js';
 import { EXIT, reportError } from './command-errors.js';
 import { FORGE_VERSION } from '../version.js';
 
@@ -23,12 +27,13 @@ const program = new Command()
     `
 Start here:
   $ forge demo                        a complete agent run on local data, no key needed
-  $ forge run "your task"             run an agent (configure a model first: see \`forge run --help\`)
-  $ forge tools list                  what the agent can use
+  $ forge init                        write forge.config.json: model, search, allowed hosts
+  $ forge doctor                      check the model, search, guard, store and sandbox end to end
+  $ forge run "your task"             run an agent
 
-Configuration is by environment: FORGE_HOME (default ./.forge), FORGE_MODEL, OPENAI_API_KEY,
-ANTHROPIC_API_KEY, OPENROUTER_API_KEY, FORGE_SEARCH, FORGE_SEARXNG_URL, FORGE_ALLOW_HOSTS, …
-(the README lists them all).`,
+Settings: the environment, then ./forge.config.json, then <home>/forge.config.json (forge config list
+shows each value and its source). The home is FORGE_HOME, else an existing ./.forge, else ~/.forge
+(forge home says which and why).`,
   );
 
 registerRunCommand(program);
@@ -41,6 +46,10 @@ registerStatsCommand(program);
 registerReplayCommand(program);
 registerDemoCommand(program);
 registerSkillCommand(program);
+registerHomeCommand(program);
+registerConfigCommand(program);
+registerInitCommand(program);
+registerDoctorCommand(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,9 +1,9 @@
 import { ForgeError, type EventOf, type ForgeEvent, type TokenUsage } from '../core/index.js';
 import { cassetteSchema, createCassettePlayer } from '../llm/index.js';
-import { openRuntime, runTask, type Environment } from '../runtime/index.js';
+import { createRuntime, runTask, type Environment } from '../runtime/index.js';
 import recordedSession from './toolbox-demo-cassette.json' with { type: 'json' };
 import { startFixtureWorld } from './fixture-world-server.js';
-import { demoEnvironment } from './demo-environment.js';
+import { demoConfig } from './demo-environment.js';
 
 /** The two topics of the toolbox demo: the first run has to build its tool, the second finds it built. */
 export const toolboxDemoTopics = ['lumen', 'tessera'] as const;
@@ -87,10 +87,10 @@ export async function runToolboxDemo(
   options: { onEvent?: (event: ForgeEvent) => void; /** The session to play; the bundled recording by default. */ session?: unknown } = {},
 ): Promise<ToolboxDemoReport> {
   const world = await startFixtureWorld();
-  const { home, env: demoEnv } = demoEnvironment(env, 'demo-toolbox', world);
+  const { home, config } = demoConfig(env, world, 'demo-toolbox');
   let runtime;
   try {
-    runtime = await openRuntime(demoEnv);
+    runtime = await createRuntime({ config });
     const events: ForgeEvent[] = [];
     runtime.bus.subscribe((event) => {
       events.push(event);

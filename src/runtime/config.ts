@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { resolveLayeredSettings } from '../config/index.js';
 import { ConfigurationError } from '../core/index.js';
 import { databaseUrlFromEnv } from '../store/index.js';
 
@@ -64,8 +65,20 @@ export interface ForgeConfig {
   readonly env: Environment;
 }
 
-/** Reads and validates Forge's settings; errors name the variable and what it should look like. */
+/**
+ * Reads and validates Forge's settings from their layers (environment > ./forge.config.json > the
+ * home's forge.config.json > defaults, see `resolveLayeredSettings`); errors name the variable, or the
+ * file and key, and what it should look like.
+ */
 export function loadConfig(env: Environment, cwd: string = process.cwd()): ForgeConfig {
+  return configFromEnvironment(resolveLayeredSettings(env, cwd).env, cwd);
+}
+
+/**
+ * Forge's settings from `env` alone, no file consulted (for an environment built on purpose, such as
+ * a demo's); without FORGE_HOME the home is `./.forge` under `cwd`.
+ */
+export function configFromEnvironment(env: Environment, cwd: string = process.cwd()): ForgeConfig {
   const parsed = forgeEnvironmentSchema.safeParse(env);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

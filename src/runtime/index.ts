@@ -1,4 +1,4 @@
-export { forgeEnvironmentSchema, loadConfig, type Environment, type ForgeConfig } from './config.js';
+export { configFromEnvironment, forgeEnvironmentSchema, loadConfig, type Environment, type ForgeConfig } from './config.js';
 export { createRuntime, type ForgeRuntime, type RuntimeMcpOptions, type RuntimeParts } from './create-runtime.js';
 export { openRuntime, runTask, startTask, wipeToolbox, type RuntimeOptions, type RunTaskOptions, type RunTaskResult } from './forge-runtime.js';
 export { resolveRuntimeModel } from './runtime-model.js';
@@ -9,3 +9,4 @@ export { newRunId, type RunHandle } from '../runs/index.js';
 export { callTool, type CallToolOptions, type ToolCallResult } from './tool-calls.js';
 export { beginResume, resumeTask, type ResumeTaskOptions } from './resume-task.js';
 export { ApprovalAnswerError, answerApproval, cancelWaitingRun, expireWaitingRuns, listApprovals, waitAndResume, type AnswerApprovalOptions, type AnswerApprovalResult } from './approval-answers.js';
+export { runDoctor, type DoctorCheck, type DoctorCheckName, type DoctorParts } from './doctor.js';

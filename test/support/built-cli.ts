@@ -1,5 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -41,10 +42,32 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-/** Runs `forge …` with exactly `env` (plus PATH), bounded by `timeoutMs`. */
-export function runCli(args: readonly string[], env: Record<string, string>, options: { timeoutMs?: number; onSpawn?: (child: ReturnType<typeof spawn>) => void } = {}): Promise<CliResult> {
+let scratchHome: string | undefined;
+
+/**
+ * A temporary folder this test process uses as HOME for every CLI it spawns without one, so no test
+ * can read or write the real `~/.forge` (the default Forge home); removed when the process exits.
+ */
+export function scratchUserHome(): string {
+  if (scratchHome === undefined) {
+    const created = mkdtempSync(path.join(tmpdir(), 'forge-test-user-home-'));
+    scratchHome = created;
+    process.once('exit', () => rmSync(created, { recursive: true, force: true }));
+  }
+  return scratchHome;
+}
+
+/**
+ * Runs `forge …` with exactly `env` (plus PATH, and HOME set to `scratchUserHome()` unless `env` sets
+ * it), bounded by `timeoutMs`, in `cwd` (default the test's).
+ */
+export function runCli(args: readonly string[], env: Record<string, string>, options: { timeoutMs?: number; cwd?: string; onSpawn?: (child: ReturnType<typeof spawn>) => void } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [FORGE_BIN, ...args], { env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [FORGE_BIN, ...args], {
+      env: { PATH: process.env['PATH'] ?? '', HOME: scratchUserHome(), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { ForgeEvent } from '../../core/index.js';
-import type { DemoReport, DemoRow, ToolboxDemoReport } from '../../demo/index.js';
+import type { DemoReport, DemoRow, FixtureWorldServer, ToolboxDemoReport } from '../../demo/index.js';
 import { EXIT, reportError } from '../command-errors.js';
 import { printError, printJson, printOut } from '../terminal-output.js';
 
@@ -43,11 +43,42 @@ ${lifecycleTable(report.rows)}
 
 Full agent: ${agent!.llm_calls} model calls, ${agent!.tokens.input + agent!.tokens.output} tokens.   ${replays.length} replays: ${replayCalls} model calls, ${replayTokens} tokens.
 
-Everything is stored under ${report.home}. Next:
-  FORGE_HOME=${report.home} npx forge skill show ${report.skill}
-  FORGE_HOME=${report.home} npx forge skill test ${report.skill}      (offline, against the recording)
-  npx forge run "<your task>"        (with a model configured: see npx forge run --help)
+The runs and the skill are in your Forge home, ${report.home} (\`forge home\` says why). Try, from here:
+  forge skill list                         the skill the demo saved
+  forge skill test ${report.skill}      offline, against the recording
+  forge runs list                          the four runs, newest first
+  forge stats                              the newest run's figures
+  forge replay ${agent!.log_file}
+  forge demo --serve-world                 the fixture web again, to run the skill on another topic:
+                                           it prints the settings and the forge skill run command
+  forge init                               then configure a model and search for forge run
 `;
+}
+
+function worldInstructions(world: FixtureWorldServer, settings: Record<string, string>, skill: string, topics: readonly string[]): string {
+  const exports = Object.entries(settings).map(([variable, value]) => `export ${variable}='${value}'`).join('\n');
+  return `The demo's fixture web and search engine are serving on 127.0.0.1:${world.port}. In another shell, in this folder:
+
+${exports}
+forge skill run ${skill} --input topic=${topics.at(-2)}
+
+(topics: ${topics.join(', ')}).
+Ctrl-C stops the world.
+`;
+}
+
+/** Serves the fixture world until Ctrl-C (or SIGTERM), after printing how to reach it. */
+async function serveWorld(json: boolean): Promise<void> {
+  const { DEMO_SKILL, WORLD_TOPICS, fixtureWorldEnvironment, startFixtureWorld } = await import('../../demo/index.js');
+  const world = await startFixtureWorld();
+  const settings = fixtureWorldEnvironment(world);
+  if (json) printJson({ port: world.port, env: settings });
+  else printOut(worldInstructions(world, settings, DEMO_SKILL, WORLD_TOPICS.map((topic) => topic.name)));
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await world.close();
 }
 
 function toolboxNarrative(report: ToolboxDemoReport): string {
@@ -81,9 +112,9 @@ Forge demo: a missing tool written, caught, fixed, promoted, and then simply reu
 ${table(header, lines)}
 
 Everything is stored under ${report.home}. Next:
-  FORGE_HOME=${report.home} npx forge tools show release_version --source
-  FORGE_HOME=${report.home} npx forge stats --all
-  npx forge run --converge "<your task>"   (with a model configured: see npx forge run --help)
+  FORGE_HOME=${report.home} forge tools show release_version --source
+  FORGE_HOME=${report.home} forge stats --all
+  forge run --converge "<your task>"   (with a model configured: see forge init)
 `;
 }
 
@@ -92,22 +123,30 @@ export function registerDemoCommand(program: Command): void {
     .command('demo')
     .description('The skill lifecycle, offline: a recorded agent run, saved as a skill, replayed on three other topics with model calls and tokens side by side. With --toolbox: the self-extending toolbox instead.')
     .option('--toolbox', 'show the self-extending toolbox: a tool requested, written, caught by its test, revised, promoted and reused')
-    .option('--json', 'print the comparison as JSON')
+    .option('--serve-world', "serve the demo's fixture web and search engine again (until Ctrl-C), to re-run the demo's skill")
+    .option('--json', 'print the comparison as JSON (with --serve-world: the port and the settings, once serving)')
     .option('--trace', 'also print every event of every run as it happens (on stderr)')
     .addHelpText(
       'after',
       `
 The demo serves a bundled fixture web (twelve projects with docs, code-host release pages and spam,
 plus a SearXNG-format search engine) on 127.0.0.1, pins its host names there for the SSRF guard, and
-uses its own data folder, FORGE_HOME/demo. The first run's model is a recorded session (a cassette),
-so it needs no key; the replays need no model at all.
+leaves its runs and the skill in your Forge home (see \`forge home\`), so \`forge skill list\`, \`forge runs
+list\`, \`forge stats\` and \`forge replay\` show them afterwards. The first run's model is a recorded session
+(a cassette), so it needs no key; the replays need no model at all. \`forge demo --serve-world\` serves
+the fixture web again, so the skill can be run on another topic later.
 
 --toolbox plays a scripted model session (agent, tool author and tester) against the same fixture web;
 the sandbox, the verification gate and the toolbox are real. Its data folder is FORGE_HOME/demo-toolbox.`,
     )
-    .action(async (options: { json?: boolean; trace?: boolean; toolbox?: boolean }) => {
+    .action(async (options: { json?: boolean; trace?: boolean; toolbox?: boolean; serveWorld?: boolean }) => {
       const json = options.json === true;
       try {
+        if (options.serveWorld === true) {
+          await serveWorld(json);
+          process.exitCode = EXIT.ok;
+          return;
+        }
         // Loaded on use, so `forge --help` and other commands start fast.
         const { runLifecycleDemo, runToolboxDemo } = await import('../../demo/index.js');
         const { formatEventLine } = await import('../event-line/index.js');
