@@ -46,6 +46,7 @@ export const CONFIG_SETTINGS = {
   resolve: { variable: 'FORGE_RESOLVE', kind: 'list', default: 'empty', description: 'host:port:address entries that pin a name to an address without DNS' },
   secret_key: { variable: 'FORGE_SECRET_KEY', kind: 'text', default: 'a generated <home>/secret.key', description: 'the key that encrypts stored secrets (64 hex digits or base64)', secret: true },
   mcp_token: { variable: 'FORGE_MCP_TOKEN', kind: 'text', default: 'none', description: 'the bearer token forge mcp serve requires of every client', secret: true },
+  admin_password: { variable: 'FORGE_ADMIN_PASSWORD', kind: 'text', default: 'none', description: 'the bearer token forge serve requires of every request (needed beyond loopback)', secret: true },
   mcp_allow_stdio: { variable: 'FORGE_MCP_ALLOW_STDIO', kind: 'switch', default: 'false', description: 'let the local CLI start stdio MCP servers' },
   history_messages: { variable: 'FORGE_HISTORY_MESSAGES', kind: 'count', default: '40', description: 'how many messages of a conversation are sent again' },
   history_tokens: { variable: 'FORGE_HISTORY_TOKENS', kind: 'count', default: '24000', description: 'how many tokens of a conversation are sent again' },
