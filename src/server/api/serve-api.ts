@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { getRequestListener } from '@hono/node-server';
 import type { ForgeRuntime } from '../../runtime/index.js';
 import { listenHttp, type HttpListener } from '../http/index.js';
@@ -28,6 +29,8 @@ export const DEFAULT_API_PORT = 7700;
 /** `forge serve`: the API on `host:port`, behind the listener's access rules (Host, Origin, token). */
 export async function serveApi(runtime: ForgeRuntime, options: ApiServerOptions = {}): Promise<ApiServer> {
   const shutdown = new AbortController();
+  // Every open event stream listens for the shutdown: as many listeners as streams is expected here.
+  setMaxListeners(0, shutdown.signal);
   const state = {
     get shuttingDown() {
       return shutdown.signal.aborted;
