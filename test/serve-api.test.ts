@@ -164,3 +164,49 @@ describe('the HTTP API', () => {
     expect(badCursor.status).toBe(404);
   });
 });
+
+/** One server for the API and Forge's MCP endpoint, both behind the admin password. */
+describe('the HTTP API with a password, and /mcp beside it', () => {
+  const password = 'correct-horse-battery-staple';
+  let home: string;
+  let runtime: ForgeRuntime;
+  let server: ApiServer;
+
+  beforeAll(async () => {
+    home = await mkdtemp(path.join(tmpdir(), 'forge-api-auth-'));
+    runtime = await openRuntime({ FORGE_HOME: home }, home, { mcp: { startupWaitMs: 0 } });
+    runtime.registry.register(defineTool({ name: 'lookup', description: 'Looks a key up.', inputSchema: z.object({ key: z.string() }), risk: 'low', sideEffect: 'read', execute: async ({ key }) => ({ key, fact: `fact about ${key}` }) }));
+    server = await serveApi(runtime, { port: 0, token: password, mcp: { exposedTools: ['lookup'], publishedSkills: [] } });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await runtime?.close();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  it('refuses a request without the password, and answers one with it', async () => {
+    const anonymous = await new ForgeClient({ baseUrl: server.listener.origin }).listRuns().catch((error: unknown) => error);
+    expect(anonymous).toMatchObject({ status: 401 });
+    const wrong = await new ForgeClient({ baseUrl: server.listener.origin, token: 'not-the-password-at-all' }).listRuns().catch((error: unknown) => error);
+    expect(wrong).toMatchObject({ status: 401 });
+    expect(await new ForgeClient({ baseUrl: server.listener.origin, token: password }).listRuns()).toEqual({ runs: [], next_cursor: null });
+  });
+
+  it('serves the exposed tools over MCP at /mcp, as recorded runs', async () => {
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+    const refused = new Client({ name: 'anonymous', version: '1.0.0' });
+    await expect(refused.connect(new StreamableHTTPClientTransport(new URL(`${server.listener.origin}/mcp`)))).rejects.toThrow();
+    const client = new Client({ name: 'api-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.listener.origin}/mcp`), { requestInit: { headers: { authorization: `Bearer ${password}` } } }));
+    try {
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['lookup']);
+      const called = await client.callTool({ name: 'lookup', arguments: { key: 'forge' } });
+      expect(JSON.stringify(called.content)).toContain('fact about forge');
+      const runs = await new ForgeClient({ baseUrl: server.listener.origin, token: password }).listRuns();
+      expect(runs.runs).toEqual([expect.objectContaining({ kind: 'tool-call', status: 'completed' })]);
+    } finally {
+      await client.close();
+    }
+  });
+});

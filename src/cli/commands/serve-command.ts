@@ -7,6 +7,8 @@ interface ServeOptions {
   host: string;
   port: number;
   allowedHost?: string[];
+  expose?: string[];
+  skill?: string[];
   json?: boolean;
 }
 
@@ -21,6 +23,8 @@ export function registerServeCommand(program: Command): void {
     .option('--host <address>', 'address to listen on; anything but loopback needs FORGE_ADMIN_PASSWORD', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 picks a free one, shown once listening)', parsePort('--port'), 7700)
     .option('--allowed-host <host>', 'another Host value to answer to (behind a proxy); repeatable', collect)
+    .option('--expose <tools...>', 'also serve Forge over MCP at /mcp, offering these registry tools (by exact name)')
+    .option('--skill <names...>', 'also serve Forge over MCP at /mcp, publishing these stored skills as skill_{name}')
     .option('--json', 'print the endpoint as JSON once listening')
     .addHelpText(
       'after',
@@ -45,10 +49,18 @@ Examples:
         async (runtime) => {
           const { serveApi } = await import('../../server/api/index.js');
           const token = runtime.config.env['FORGE_ADMIN_PASSWORD']?.trim() || undefined;
-          const server = await serveApi(runtime, { host: options.host, port: options.port, ...(token === undefined ? {} : { token }), ...(options.allowedHost === undefined ? {} : { allowedHosts: options.allowedHost }) });
+          const mcp = options.expose === undefined && options.skill === undefined ? undefined : { exposedTools: options.expose ?? [], publishedSkills: options.skill ?? [] };
+          const server = await serveApi(runtime, {
+            host: options.host,
+            port: options.port,
+            ...(token === undefined ? {} : { token }),
+            ...(options.allowedHost === undefined ? {} : { allowedHosts: options.allowedHost }),
+            ...(mcp === undefined ? {} : { mcp }),
+          });
           const url = `${server.listener.origin}/api/v1`;
-          if (json) printJson({ url, openapi: `${url}/openapi.json`, allowed_hosts: server.listener.allowedHosts, token_required: token !== undefined });
-          else printOut(`Forge API listening on ${url}${token === undefined ? '' : ' · clients must send FORGE_ADMIN_PASSWORD as a bearer token'} (Ctrl-C to stop)\n`);
+          const mcpUrl = mcp === undefined ? null : `${server.listener.origin}/mcp`;
+          if (json) printJson({ url, openapi: `${url}/openapi.json`, mcp_url: mcpUrl, allowed_hosts: server.listener.allowedHosts, token_required: token !== undefined });
+          else printOut(`Forge API listening on ${url}${mcpUrl === null ? '' : ` · MCP at ${mcpUrl}`}${token === undefined ? '' : ' · clients must send FORGE_ADMIN_PASSWORD as a bearer token'} (Ctrl-C to stop)\n`);
           await new Promise<void>((resolve) => {
             process.once('SIGINT', resolve);
             process.once('SIGTERM', resolve);
