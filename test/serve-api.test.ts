@@ -34,6 +34,9 @@ describe('the HTTP API', () => {
     home = await mkdtemp(path.join(tmpdir(), 'forge-api-'));
     mock.on({ userMessage: 'a quick question', hasToolResult: false }, { toolCalls: [{ id: 'lookup_1', name: 'lookup', arguments: { key: 'forge' } }] });
     mock.on({ toolCallId: 'lookup_1' }, { content: 'Forge is an agent engine.' });
+    mock.on({ userMessage: 'chat: what is forge?', hasToolResult: false }, { toolCalls: [{ id: 'chat_lookup', name: 'lookup', arguments: { key: 'forge' } }] });
+    mock.on({ toolCallId: 'chat_lookup' }, { content: 'An agent engine.' });
+    mock.on({ userMessage: 'chat: and again?', hasToolResult: false }, { content: 'Still an agent engine.' });
     mock.on({ userMessage: 'write to the ledger', hasToolResult: false }, { toolCalls: [{ id: 'ledger_1', name: 'ledger_write', arguments: { entry: 'paid' } }] });
     mock.on({ toolCallId: 'ledger_1' }, { content: 'Written.' });
     mock.on({ userMessage: 'a slow question', hasToolResult: false }, { toolCalls: [{ id: 'slow_1', name: 'lookup', arguments: { key: 'slow' } }] });
@@ -145,6 +148,29 @@ describe('the HTTP API', () => {
     expect(ledger).toEqual([{ entry: 'paid' }]);
     const again = await client.answerApproval(started.run_id, 'ledger_1', 'approve').catch((error: unknown) => error);
     expect(again).toMatchObject({ status: 409, code: 'ApprovalAnswerError' });
+  });
+
+  it('chats: a message streams its reply with every tool call, and the conversation keeps both turns', async () => {
+    const conversation = await client.createConversation('about forge');
+    const first = await client.sendMessage(conversation.conversation_id, 'chat: what is forge?', { model: MODEL });
+    const reply = await client.readEvents(first.run_id);
+    const types = reply.events.map((event) => event.type);
+    expect(types).toEqual(expect.arrayContaining(['tool-call-start', 'tool-result', 'assistant-text', 'run-end']));
+    expect(reply.events.find((event) => event.type === 'tool-call-start')).toMatchObject({ tool: 'lookup', input: { key: 'forge' } });
+    expect(reply.events.at(-1)).toMatchObject({ type: 'run-end', answer: 'An agent engine.', status: 'completed' });
+    const second = await client.sendMessage(conversation.conversation_id, 'chat: and again?', { model: MODEL });
+    await client.readEvents(second.run_id);
+    await settled(second.run_id);
+    const detail = await client.getConversation(conversation.conversation_id);
+    expect(detail.conversation.title).toBe('about forge');
+    expect(detail.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user', 'assistant']);
+    expect(new Set(detail.messages.map((message) => message.run_id))).toEqual(new Set([first.run_id, second.run_id]));
+    // The second run was shown the first turn.
+    const seen = mock.getRequests().filter((request) => JSON.stringify(request.body).includes('chat: and again?')).at(-1);
+    expect(JSON.stringify(seen?.body)).toContain('An agent engine.');
+    expect((await client.listConversations()).map((listed) => listed.conversation_id)).toContain(conversation.conversation_id);
+    const missing = await client.sendMessage('no-such-conversation', 'hello').catch((error: unknown) => error);
+    expect(missing).toMatchObject({ status: 404, code: 'NotFoundError' });
   });
 
   it('refuses bad requests in the error envelope, with a hint', async () => {

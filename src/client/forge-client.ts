@@ -2,11 +2,16 @@ import { forgeEventSchema, type ForgeEvent } from '../core/index.js';
 import {
   approvalAnswerSchema,
   approvalListSchema,
+  conversationDetailSchema,
+  conversationListSchema,
+  conversationSchema,
   errorBodySchema,
   runListSchema,
   runSchema,
   startedRunSchema,
   type ApiApproval,
+  type ApiConversation,
+  type ConversationDetail,
   type ApiRun,
   type ApprovalAnswer,
   type RunList,
@@ -98,6 +103,23 @@ export class ForgeClient {
 
   resumeRun(runId: string): Promise<StartedRun> {
     return this.call('POST', `/api/v1/runs/${encodeURIComponent(runId)}/resume`, startedRunSchema, {});
+  }
+
+  async listConversations(): Promise<ApiConversation[]> {
+    return (await this.call('GET', '/api/v1/conversations', conversationListSchema)).conversations;
+  }
+
+  createConversation(title?: string): Promise<ApiConversation> {
+    return this.call('POST', '/api/v1/conversations', conversationSchema, title === undefined ? {} : { title });
+  }
+
+  getConversation(conversationId: string): Promise<ConversationDetail> {
+    return this.call('GET', `/api/v1/conversations/${encodeURIComponent(conversationId)}`, conversationDetailSchema);
+  }
+
+  /** Sends a message; the run that answers it streams from `events_url` (see `readEvents`). */
+  sendMessage(conversationId: string, content: string, options: { model?: string; tools?: string[] } = {}): Promise<StartedRun> {
+    return this.call('POST', `/api/v1/conversations/${encodeURIComponent(conversationId)}/messages`, startedRunSchema, { content, ...options });
   }
 
   async listApprovals(): Promise<ApiApproval[]> {

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { z } from 'zod';
-import { ConfigurationError, ForgeError, NotFoundError, type ApprovalRecord, type RunRecord } from '../../core/index.js';
+import { ConfigurationError, ForgeError, NotFoundError, type ApprovalRecord, type ConversationRecord, type RunRecord } from '../../core/index.js';
 import { StoredApprovalGate } from '../../runs/index.js';
 import { answerApproval, beginResume, cancelWaitingRun, listApprovals, startTask, type ForgeRuntime } from '../../runtime/index.js';
 import { FORGE_VERSION } from '../../version.js';
@@ -11,6 +11,11 @@ import {
   approvalAnswerSchema,
   approvalListSchema,
   cancelRunRequestSchema,
+  conversationDetailSchema,
+  conversationListSchema,
+  conversationSchema,
+  createConversationRequestSchema,
+  sendMessageRequestSchema,
   healthSchema,
   readySchema,
   runListQuerySchema,
@@ -19,6 +24,7 @@ import {
   startedRunSchema,
   startRunRequestSchema,
   type ApiApproval,
+  type ApiConversation,
   type ApiRun,
 } from './api-schemas.js';
 import { runEventStream } from './run-event-stream.js';
@@ -92,6 +98,16 @@ function apiApprovalView(approval: ApprovalRecord): ApiApproval {
     answer_reason: approval.answerReason,
     answered_at: approval.answeredAt,
   };
+}
+
+function apiConversationView(conversation: ConversationRecord): ApiConversation {
+  return { conversation_id: conversation.id, title: conversation.title, created_at: conversation.createdAt };
+}
+
+async function requireConversation(runtime: ForgeRuntime, id: string): Promise<ConversationRecord> {
+  const conversation = await runtime.store.conversations.get(id);
+  if (conversation === undefined) throw new NotFoundError('conversation', id, 'List conversations with GET /api/v1/conversations.');
+  return conversation;
 }
 
 const eventsUrl = (runId: string) => `/api/v1/runs/${encodeURIComponent(runId)}/events`;
@@ -234,6 +250,61 @@ export const apiRoutes: readonly ApiRoute[] = [
       return new Response(Readable.toWeb(createReadStream(run.logFile)) as ReadableStream, {
         headers: { 'content-type': 'application/x-ndjson', 'content-disposition': `attachment; filename="forge-run-${run.id}.jsonl"` },
       });
+    },
+  },
+  {
+    method: 'get',
+    path: '/conversations',
+    summary: 'Conversations, newest first.',
+    response: conversationListSchema,
+    handle: async ({ runtime }) => ({ conversations: (await runtime.store.conversations.list({ limit: 100 })).map(apiConversationView) }),
+  },
+  {
+    method: 'post',
+    path: '/conversations',
+    summary: 'Start a conversation.',
+    body: createConversationRequestSchema,
+    response: conversationSchema,
+    async handle({ runtime, body }) {
+      const parsed = createConversationRequestSchema.parse(body ?? {});
+      return apiConversationView(await runtime.store.conversations.create({ title: parsed.title === undefined ? null : runtime.redactor.redactText(parsed.title) }));
+    },
+  },
+  {
+    method: 'get',
+    path: '/conversations/:conversation_id',
+    summary: 'A conversation with its messages, oldest first.',
+    response: conversationDetailSchema,
+    async handle({ runtime, params }) {
+      const conversation = await requireConversation(runtime, params['conversation_id']!);
+      const messages = await runtime.store.conversations.listMessages(conversation.id);
+      return {
+        conversation: apiConversationView(conversation),
+        messages: messages.map((message) => ({ message_id: message.id, run_id: message.runId, role: message.role, content: message.content, model: message.model, created_at: message.createdAt })),
+      };
+    },
+  },
+  {
+    method: 'post',
+    path: '/conversations/:conversation_id/messages',
+    summary: 'Send a message: an agent run answers it in the conversation; its events (tool calls included) stream from events_url.',
+    body: sendMessageRequestSchema,
+    response: startedRunSchema,
+    status: 202,
+    async handle(context) {
+      refuseWhileShuttingDown(context);
+      const body = sendMessageRequestSchema.parse(context.body);
+      const { runtime } = context;
+      const conversation = await requireConversation(runtime, context.params['conversation_id']!);
+      const { handle } = await startTask(runtime, {
+        task: body.content,
+        conversationId: conversation.id,
+        ...(body.model === undefined ? {} : { model: body.model }),
+        ...(body.tools === undefined ? {} : { tools: body.tools }),
+        approvals: new StoredApprovalGate(runtime.store, { timeoutMs: runtime.config.approvalTimeoutMs }),
+      });
+      handle.result.catch(() => undefined);
+      return { run_id: handle.runId, events_url: eventsUrl(handle.runId) };
     },
   },
   {

@@ -96,3 +96,31 @@ export type RunList = z.infer<typeof runListSchema>;
 export type ApiApproval = z.infer<typeof approvalSchema>;
 export type ApprovalAnswer = z.infer<typeof approvalAnswerSchema>;
 export type ApiError = z.infer<typeof errorBodySchema>;
+
+export const conversationSchema = z.object({ conversation_id: z.string(), title: z.string().nullable(), created_at: z.string() }).strict();
+
+export const messageSchema = z
+  .object({
+    message_id: z.number().int(),
+    run_id: z.string().nullable(),
+    role: z.enum(['system', 'user', 'assistant', 'tool']),
+    content: z.unknown().describe('The provider-neutral message content (text, tool calls, tool results).'),
+    model: z.string().nullable(),
+    created_at: z.string(),
+  })
+  .strict();
+
+export const conversationListSchema = z.object({ conversations: z.array(conversationSchema) }).strict();
+export const conversationDetailSchema = z.object({ conversation: conversationSchema, messages: z.array(messageSchema) }).strict();
+export const createConversationRequestSchema = z.object({ title: z.string().trim().min(1).max(200).optional() }).strict();
+
+export const sendMessageRequestSchema = z
+  .object({
+    content: z.string().trim().min(1).max(20_000).describe('The user\'s message: the task of the run that answers it.'),
+    model: z.string().min(1).optional(),
+    tools: z.array(z.string().min(1)).max(200).optional(),
+  })
+  .strict();
+
+export type ApiConversation = z.infer<typeof conversationSchema>;
+export type ConversationDetail = z.infer<typeof conversationDetailSchema>;
