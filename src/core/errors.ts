@@ -182,13 +182,6 @@ export class RunLogError extends ForgeError {
   }
 }
 
-/** Turns anything thrown into the plain `{name, message}` shape used in events. */
-export function describeError(error: unknown): { name: string; message: string; hint?: string } {
-  if (ForgeError.isInstance(error)) return error.toJSON();
-  if (error instanceof Error) return { name: error.name, message: error.message };
-  return { name: 'Error', message: String(error) };
-}
-
 /** A job was enqueued on a queue that has been closed: nothing will ever take it, so it is refused. */
 export class JobQueueClosedError extends ForgeError {
   readonly kind: string;

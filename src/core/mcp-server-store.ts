@@ -21,6 +21,12 @@ export interface McpServerRecord {
    * all treated as tools that may write, so a skill replay proves every argument before calling them.
    */
   readonly trustAnnotations: boolean;
+  /**
+   * A stdio server whose local program the person who added it allowed to start (`--allow-stdio`); the
+   * local CLI starts it again on later commands. Absent or false: refused unless FORGE_MCP_ALLOW_STDIO=1.
+   * Servers never start stdio programs, whatever this says.
+   */
+  readonly allowStdio?: boolean;
   readonly createdAt: string;
   readonly updatedAt: string;
 }

@@ -5,7 +5,7 @@ import { constraintViolation } from './constraint-violation.js';
 import { onlyRow, readNullableText, readText } from './row-values.js';
 import type { SqlAccess, SqlRow } from './sql-access.js';
 
-const serverColumns = 'name, transport, url, sealed_headers, enabled_tools, trust_annotations, created_at, updated_at';
+const serverColumns = 'name, transport, url, sealed_headers, enabled_tools, trust_annotations, allow_stdio, created_at, updated_at';
 
 // A fixed list, so only these names ever reach the SQL text, whatever keys an update object carries.
 const updatableColumns = {
@@ -24,10 +24,10 @@ export class LibsqlMcpServerStore implements McpServerStore {
     const [result] = await this.sql.write([
       {
         statement: {
-          sql: `INSERT INTO mcp_servers (name, transport, url, sealed_headers, enabled_tools, trust_annotations, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+          sql: `INSERT INTO mcp_servers (name, transport, url, sealed_headers, enabled_tools, trust_annotations, allow_stdio, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 RETURNING ${serverColumns}`,
-          args: [server.name, server.transport, server.url, server.sealedHeaders, enabledToolsColumn(server.enabledTools), server.trustAnnotations ? 1 : 0, now, now],
+          args: [server.name, server.transport, server.url, server.sealedHeaders, enabledToolsColumn(server.enabledTools), server.trustAnnotations ? 1 : 0, server.allowStdio === true ? 1 : 0, now, now],
         },
         onError: (error) => (constraintViolation(error) === 'unique' ? new DuplicateRecordError('MCP server', { name: server.name }) : error),
       },
@@ -85,6 +85,7 @@ function serverFromRow(row: SqlRow): McpServerRecord {
     sealedHeaders: readNullableText(row, 'sealed_headers'),
     enabledTools: enabledTools === undefined ? null : (enabledTools as string[]),
     trustAnnotations: Number(row['trust_annotations']) === 1,
+    allowStdio: Number(row['allow_stdio']) === 1,
     createdAt: readText(row, 'created_at'),
     updatedAt: readText(row, 'updated_at'),
   };

@@ -49,11 +49,19 @@ export class LibsqlToolboxStore implements ToolboxStore {
   }
 }
 
+function entryOf(text: string): unknown {
+  try {
+    return fromJsonColumn(text);
+  } catch {
+    return text;
+  }
+}
+
 function recordFromRow(row: SqlRow): ToolboxRecord {
   return {
     name: readText(row, 'name'),
     status: readText(row, 'status') as ToolboxRecordStatus,
-    entry: fromJsonColumn(readText(row, 'entry')) as ToolboxRecord['entry'],
+    entry: entryOf(readText(row, 'entry')),
     updatedAt: readText(row, 'updated_at'),
     uses: readNumber(row, 'uses'),
   };
