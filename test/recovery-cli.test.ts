@@ -102,6 +102,36 @@ describe('recovery from broken state, through the built binary', () => {
     expectActionable(imported, 1, /cannot be read/);
   });
 
+  it('a damaged MCP server row is listed as failed with its fix, blocks no other command, and can be removed', async () => {
+    const env = await freshHome();
+    expect((await runCli(['runs', 'list'], env)).code).toBe(0);
+    writeIntoStore(
+      env['FORGE_HOME']!,
+      `INSERT INTO mcp_servers (name, transport, url, sealed_headers, enabled_tools, trust_annotations, created_at, updated_at) VALUES ('mangled', 'streamable-http', 'http://127.0.0.1:9/mcp', NULL, '["echo', 0, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')`,
+    );
+    const runs = await runCli(['runs', 'list', '--json'], env);
+    expect(runs.code, runs.stderr).toBe(0);
+    const listed = await runCli(['mcp', 'list'], env);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toContain('mangled  failed');
+    expect(listed.stdout).toContain('its stored record cannot be read: its enabled_tools column is not JSON');
+    expect(listed.stdout).toContain('hint: Remove it with `forge mcp remove mangled`');
+    const removed = await runCli(['mcp', 'remove', 'mangled'], env);
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(JSON.parse((await runCli(['mcp', 'list', '--json'], env)).stdout)).toEqual({ servers: [] });
+  });
+
+  it('a model API nobody listens on is named with its address and the variable that set it', async () => {
+    const env = await freshHome();
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as { port: number }).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const result = await runCli(['run', 'recovery task', '--no-tui'], { ...env, OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1` });
+    expectActionable(result, 1, new RegExp(`its API at http://127\\.0\\.0\\.1:${port}/v1/chat/completions cannot be reached: Nothing is listening at 127\\.0\\.0\\.1:${port} \\(connection refused\\)`));
+    expect(result.stderr).toContain('OPENAI_BASE_URL');
+  });
+
   it('remembers --allow-stdio for the server it was given with, and adds nothing the later commands would refuse', async () => {
     const env = await freshHome();
     const everything = fileURLToPath(new URL('../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));

@@ -27,6 +27,11 @@ export interface McpServerRecord {
    * Servers never start stdio programs, whatever this says.
    */
   readonly allowStdio?: boolean;
+  /**
+   * Why the stored row cannot be used as it is (a column damaged outside Forge); absent when it is whole.
+   * A damaged server is still listed, so it can be seen and removed, and is never connected.
+   */
+  readonly damage?: string;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
@@ -38,7 +43,7 @@ export interface McpServerStore {
   /** Throws `DuplicateRecordError` when a server with this name exists. */
   create(server: NewMcpServer): Promise<McpServerRecord>;
   get(name: string): Promise<McpServerRecord | undefined>;
-  /** Oldest first, so servers reconnect in the order they were added. */
+  /** Oldest first, so servers reconnect in the order they were added; a damaged row is listed too (see `damage`). */
   list(): Promise<McpServerRecord[]>;
   /** Changes only the given fields; throws `NotFoundError` for an unknown name. */
   update(name: string, update: McpServerUpdate): Promise<McpServerRecord>;

@@ -31,7 +31,8 @@ interface SystemErrorFields {
 function sqliteError(code: string, file: string | undefined, cause: unknown): SystemError | undefined {
   const database = file === undefined ? 'the database' : `the database ${file}`;
   const elsewhere = 'or point FORGE_DATABASE_URL (or FORGE_HOME) at a writable place';
-  switch (code) {
+  // Extended codes (SQLITE_READONLY_DIRECTORY, SQLITE_CANTOPEN_ISDIR, …) mean what their base code means.
+  switch (code.split('_').slice(0, 2).join('_')) {
     case 'SQLITE_READONLY':
       return new SystemError({ code, target: file, message: `Forge cannot write to ${database}: it is read-only.`, hint: `Make the file and its folder writable by you (chmod u+w), ${elsewhere}.`, cause });
     case 'SQLITE_CANTOPEN':
@@ -55,7 +56,7 @@ function text(value: unknown): string | undefined {
 
 /** The errno code of an error, reading SQLite's `ConnectionFailed(…: 14)` (14 is SQLITE_CANTOPEN) as its code. */
 function codeOf(error: Error & SystemErrorFields): string | undefined {
-  if (/ConnectionFailed\(.*:\s*14\)/.test(error.message)) return 'SQLITE_CANTOPEN';
+  if (/ConnectionFailed\(.*:\s*14\b/.test(error.message)) return 'SQLITE_CANTOPEN';
   if (/attempt to write a readonly database/i.test(error.message)) return 'SQLITE_READONLY';
   if (/file is not a database/i.test(error.message)) return 'SQLITE_NOTADB';
   return text(error.code);
@@ -76,12 +77,14 @@ export function systemErrorOf(error: unknown, target?: string): SystemError | un
   const code = codeOf(fields);
   if (code === undefined) return undefined;
   if (code.startsWith('SQLITE_')) return sqliteError(code, target, error);
-  const file = target ?? text(fields.path);
-  const endpoint = target ?? endpointOf(fields);
+  // The error's own path or address is the exact one; `target` names what the boundary was opening.
+  const file = text(fields.path) ?? target;
+  const endpoint = endpointOf(fields) ?? target;
   switch (code) {
     case 'ENOENT':
       return new SystemError({ code, target: file, message: `${file ?? 'A file'} does not exist.`, hint: 'Check the path (a relative path is read from the current folder) and run the command again.', cause: error });
     case 'EEXIST':
+      if (fields.syscall === 'mkdir') return new SystemError({ code, target: file, message: `${file ?? 'A path'} is a file, where Forge needs a folder.`, hint: 'Move the file aside, or point FORGE_HOME (or the option you gave) at a folder.', cause: error });
       return new SystemError({ code, target: file, message: `${file ?? 'The file'} already exists.`, hint: 'Choose another name, or move the existing file aside first.', cause: error });
     case 'EACCES':
     case 'EPERM':
@@ -136,6 +139,21 @@ function endpointOf(fields: SystemErrorFields): string | undefined {
 
 function networkFailure(error: Error, target: string | undefined): SystemError {
   return new SystemError({ code: 'FETCH_FAILED', target, message: `The request${target === undefined ? '' : ` to ${target}`} failed before any response arrived.`, hint: 'Check that the service is up and that its URL is right, then try again.', cause: error });
+}
+
+/**
+ * The first system error in `error` or what it wraps (`cause`, and `lastError` of a retry that gave
+ * up), e.g. the `ECONNREFUSED` under a vendor SDK's "Cannot connect to API"; undefined when none is.
+ */
+export function systemErrorWithin(error: unknown): SystemError | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 6 && typeof current === 'object' && current !== null; depth += 1) {
+    const found = ForgeError.isInstance(current) && !(current instanceof SystemError) ? undefined : systemErrorOf(current);
+    if (found !== undefined) return found;
+    const wrapper = current as { cause?: unknown; lastError?: unknown };
+    current = wrapper.lastError ?? wrapper.cause;
+  }
+  return undefined;
 }
 
 /**

@@ -36,7 +36,8 @@ function statusJson(status: McpServerStatus) {
 
 function statusLine(status: McpServerStatus): string {
   const error = status.lastError === null ? '' : `  last error: ${status.lastError.message}`;
-  return `${status.name}  ${status.state}  ${status.transport}  ${status.url}  ${status.tools.length} tools${error}\n`;
+  const hint = status.lastError?.hint === undefined ? '' : `  hint: ${status.lastError.hint}\n`;
+  return `${status.name}  ${status.state}  ${status.transport}  ${status.url}  ${status.tools.length} tools${error}\n${hint}`;
 }
 
 function toolJson(tool: McpRegisteredTool) {

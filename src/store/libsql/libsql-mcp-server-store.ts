@@ -76,16 +76,30 @@ function enabledToolsColumn(tools: readonly string[] | null): string | null {
   return tools === null ? null : toJsonColumn(tools);
 }
 
+/** The enabled tools a row lists, or why they cannot be read: one damaged row must not keep the others from being listed. */
+function enabledToolsOf(row: SqlRow): { enabledTools: string[] | null; damage?: string } {
+  let enabledTools: unknown;
+  try {
+    enabledTools = fromJsonColumn(readNullableText(row, 'enabled_tools'));
+  } catch {
+    return { enabledTools: null, damage: 'its enabled_tools column is not JSON' };
+  }
+  if (enabledTools === undefined || enabledTools === null) return { enabledTools: null };
+  if (!Array.isArray(enabledTools) || !enabledTools.every((name) => typeof name === 'string')) return { enabledTools: null, damage: 'its enabled_tools column is not a list of tool names' };
+  return { enabledTools };
+}
+
 function serverFromRow(row: SqlRow): McpServerRecord {
-  const enabledTools = fromJsonColumn(readNullableText(row, 'enabled_tools'));
+  const { enabledTools, damage } = enabledToolsOf(row);
   return {
     name: readText(row, 'name'),
     transport: readText(row, 'transport') as McpTransportKind,
     url: readText(row, 'url'),
     sealedHeaders: readNullableText(row, 'sealed_headers'),
-    enabledTools: enabledTools === undefined ? null : (enabledTools as string[]),
+    enabledTools,
     trustAnnotations: Number(row['trust_annotations']) === 1,
     allowStdio: Number(row['allow_stdio']) === 1,
+    ...(damage === undefined ? {} : { damage }),
     createdAt: readText(row, 'created_at'),
     updatedAt: readText(row, 'updated_at'),
   };

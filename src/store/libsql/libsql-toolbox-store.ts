@@ -1,5 +1,5 @@
 import type { ToolboxRecord, ToolboxRecordStatus, ToolboxStore } from '../../core/index.js';
-import { fromJsonColumn, toJsonColumn } from '../json-column.js';
+import { fromJudgedJsonColumn, toJsonColumn } from '../json-column.js';
 import { readNumber, readText } from './row-values.js';
 import type { SqlAccess, SqlRow } from './sql-access.js';
 
@@ -49,19 +49,11 @@ export class LibsqlToolboxStore implements ToolboxStore {
   }
 }
 
-function entryOf(text: string): unknown {
-  try {
-    return fromJsonColumn(text);
-  } catch {
-    return text;
-  }
-}
-
 function recordFromRow(row: SqlRow): ToolboxRecord {
   return {
     name: readText(row, 'name'),
     status: readText(row, 'status') as ToolboxRecordStatus,
-    entry: entryOf(readText(row, 'entry')),
+    entry: fromJudgedJsonColumn(readText(row, 'entry')),
     updatedAt: readText(row, 'updated_at'),
     uses: readNumber(row, 'uses'),
   };

@@ -264,6 +264,14 @@ export class McpConnectionManager {
       return;
     }
     try {
+      if (entry.record.damage !== undefined) {
+        throw new McpConnectionError({
+          serverName: entry.record.name,
+          message: `its stored record cannot be read: ${entry.record.damage}; it is not connected.`,
+          permanent: true,
+          hint: `Remove it with \`forge mcp remove ${entry.record.name}\` and add it again with \`forge mcp add\`.`,
+        });
+      }
       const endpoint: McpEndpoint = { ...entry.endpoint, headers: this.headersOf(entry.record) };
       const transport = client.createClientTransport(endpoint, { fetch: this.options.fetch, stdio: this.stdioFor(entry.record) });
       connection = await client.McpClientConnection.open({
