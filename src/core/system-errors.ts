@@ -20,7 +20,6 @@ export class SystemError extends ForgeError {
 interface SystemErrorFields {
   readonly code?: unknown;
   readonly path?: unknown;
-  readonly dest?: unknown;
   readonly address?: unknown;
   readonly port?: unknown;
   readonly hostname?: unknown;
@@ -63,9 +62,10 @@ function codeOf(error: Error & SystemErrorFields): string | undefined {
 }
 
 /**
- * The Forge error for a system error, or undefined when `error` is not one this knows. `target` names
- * the file or URL when the boundary that caught the error knows it better than the error itself
- * (SQLite errors never name their file; `fetch failed` never names its URL). An undici `fetch failed`
+ * The Forge error for a system error, or undefined when `error` is not one this knows (Forge's own
+ * errors included: they already say what to do). `target` is what the boundary that caught the error
+ * was working on (the database file, the host name), used where the error does not say: SQLite's
+ * errors never name their file. An error's own path or address wins over it. An undici `fetch failed`
  * is read through its cause, which holds the real reason (connection refused, unknown host, …).
  */
 export function systemErrorOf(error: unknown, target?: string): SystemError | undefined {

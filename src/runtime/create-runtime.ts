@@ -56,7 +56,7 @@ export interface ForgeRuntime {
 
 /** How the runtime's MCP client behaves. */
 export interface RuntimeMcpOptions {
-  /** Stdio MCP servers start local programs: `allow` only for the local CLI's explicit opt-in; servers pass `refuse`. */
+  /** Stdio MCP servers start local programs. Default `remembered` (only servers added with `--allow-stdio`), `allow` with FORGE_MCP_ALLOW_STDIO=1; servers pass `refuse`. */
   readonly stdio?: StdioPermission;
   /** How long opening the runtime waits for stored servers to connect before going on without them; default 3 s. */
   readonly startupWaitMs?: number;
