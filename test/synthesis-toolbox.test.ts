@@ -131,7 +131,7 @@ describe('the toolbox in the store, and `forge tools add` through the verificati
 
       const toolbox = await freshToolbox();
 
-      expect(toolbox.migration).toEqual({ file: manifestFile, movedTo: `${manifestFile}.migrated`, imported: 2 });
+      expect(toolbox.migration).toEqual({ file: manifestFile, movedTo: `${manifestFile}.migrated`, imported: 2, problem: null });
       const expected = (JSON.parse(manifestText) as { tools: ToolboxEntry[] }).tools;
       expect(await toolbox.list()).toEqual(expected);
       expect((await toolbox.promoted()).map((tool) => tool.name)).toEqual(['count_links']);
@@ -157,22 +157,25 @@ describe('the toolbox in the store, and `forge tools add` through the verificati
 
       const second = await Toolbox.open(toolboxFolder(home), store.toolbox);
 
-      expect(second.migration).toEqual({ file: manifestFile, movedTo: `${manifestFile}.migrated`, imported: 0 });
+      expect(second.migration).toEqual({ file: manifestFile, movedTo: `${manifestFile}.migrated`, imported: 0, problem: null });
       expect(await second.list()).toEqual([{ ...kept, uses: 9 }]);
     });
 
-    it('refuses a broken manifest by name, importing nothing and leaving the file where it is', async () => {
+    it('sets a broken manifest aside by name, importing nothing, so it blocks no command and can be fixed and imported', async () => {
       await mkdir(toolboxFolder(home), { recursive: true });
       const store = await openFileStore();
       for (const [file, message] of brokenManifests) {
         const manifestFile = path.join(toolboxFolder(home), 'manifest.json');
         await writeFile(manifestFile, await readFile(path.join(corpus, file), 'utf8'));
-        const error = await Toolbox.open(toolboxFolder(home), store.toolbox).catch((caught: unknown) => caught);
-        expect(error, file).toBeInstanceOf(ToolboxManifestError);
-        expect((error as Error).message, file).toContain(manifestFile);
-        expect((error as Error).message, file).toMatch(message);
+        const toolbox = await Toolbox.open(toolboxFolder(home), store.toolbox);
+        const problem = toolbox.migration?.problem;
+        expect(problem, file).toBeInstanceOf(ToolboxManifestError);
+        expect(problem!.message, file).toContain(manifestFile);
+        expect(problem!.message, file).toMatch(message);
+        expect(toolbox.migration, file).toMatchObject({ file: manifestFile, movedTo: `${manifestFile}.unreadable`, imported: 0 });
         expect(await store.toolbox.list(), file).toEqual([]);
-        await access(manifestFile);
+        await expect(access(manifestFile)).rejects.toMatchObject({ code: 'ENOENT' });
+        await access(`${manifestFile}.unreadable`);
       }
     });
   });

@@ -1,5 +1,5 @@
 import { APICallError, type LanguageModelV3FunctionTool, type LanguageModelV3ToolChoice, type LanguageModelV3Message, type LanguageModelV3StreamPart } from '@ai-sdk/provider';
-import { ForgeError, ModelCallError, RunCancelledError, describeError, type ModelCallRecord } from '../core/index.js';
+import { ForgeError, ModelCallError, RunCancelledError, describeError, systemErrorWithin, type ModelCallRecord } from '../core/index.js';
 import type { RunEmitter } from '../events/index.js';
 import { ModelInputHasher, RetriesExhaustedError, callWithRetries, type CostMeter, type ResolvedModel } from '../llm/index.js';
 import type { ToolSpecification } from '../tools/index.js';
@@ -58,6 +58,27 @@ function statusCodeOf(error: unknown): number | undefined {
   if (APICallError.isInstance(error)) return error.statusCode;
   if (error instanceof RetriesExhaustedError) return statusCodeOf(error.lastError);
   return undefined;
+}
+
+/** A failed call as a `ModelCallError`; one that never reached the vendor says where it tried and what to check. */
+function modelCallErrorOf(slug: string, error: unknown): ModelCallError {
+  const system = systemErrorWithin(error);
+  if (system === undefined) return new ModelCallError(slug, messageOf(error), statusCodeOf(error), error);
+  const attempts = error instanceof RetriesExhaustedError ? ` (after ${error.errors.length} attempts)` : '';
+  const url = urlOf(error);
+  return new ModelCallError(
+    slug,
+    `its API${url === undefined ? '' : ` at ${url}`} cannot be reached: ${system.message.replace(/\.$/, '')}${attempts}.`,
+    undefined,
+    error,
+    `${system.hint} The address comes from the model slug or the vendor's base URL variable (OPENAI_BASE_URL, ANTHROPIC_BASE_URL).`,
+  );
+}
+
+/** The URL a vendor SDK's failed call was sent to, without its query. */
+function urlOf(error: unknown): string | undefined {
+  const last = error instanceof RetriesExhaustedError ? error.lastError : error;
+  return APICallError.isInstance(last) ? last.url.split('?')[0] : undefined;
 }
 
 function messageOf(error: unknown): string {
@@ -130,7 +151,7 @@ export async function streamModelTurn(options: {
   } catch (error) {
     if (ForgeError.isInstance(error)) throw error;
     if (options.signal.aborted) throw new RunCancelledError(String(options.signal.reason ?? 'the model call was aborted'));
-    throw new ModelCallError(options.model.slug, messageOf(error), statusCodeOf(error), error);
+    throw modelCallErrorOf(options.model.slug, error);
   }
   // Providers report 'other' with no raw reason when the vendor never sent one: the stream was cut.
   if (finishReason === undefined || finishReason === 'error' || (finishReason === 'other' && rawFinishReason === undefined)) {

@@ -124,8 +124,8 @@ export class NetworkBlockedError extends ForgeError {
 
 export class NetworkError extends ForgeError {
   readonly url: string;
-  constructor(url: string, message: string, cause?: unknown) {
-    super({ name: 'NetworkError', message: `Request to ${url} failed: ${message}`, cause });
+  constructor(url: string, message: string, cause?: unknown, hint?: string) {
+    super({ name: 'NetworkError', message: `Request to ${url} failed: ${message}`, cause, ...(hint === undefined ? {} : { hint }) });
     this.url = url;
   }
 }
@@ -139,8 +139,8 @@ export class ModelNotConfiguredError extends ForgeError {
 export class ModelCallError extends ForgeError {
   readonly model: string;
   readonly statusCode: number | undefined;
-  constructor(model: string, message: string, statusCode?: number, cause?: unknown) {
-    super({ name: 'ModelCallError', message: `Model ${model} failed: ${message}`, cause });
+  constructor(model: string, message: string, statusCode?: number, cause?: unknown, hint?: string) {
+    super({ name: 'ModelCallError', message: `Model ${model} failed: ${message}`, cause, ...(hint === undefined ? {} : { hint }) });
     this.model = model;
     this.statusCode = statusCode;
   }
@@ -180,13 +180,6 @@ export class RunLogError extends ForgeError {
     this.file = file;
     this.line = line;
   }
-}
-
-/** Turns anything thrown into the plain `{name, message}` shape used in events. */
-export function describeError(error: unknown): { name: string; message: string; hint?: string } {
-  if (ForgeError.isInstance(error)) return error.toJSON();
-  if (error instanceof Error) return { name: error.name, message: error.message };
-  return { name: 'Error', message: String(error) };
 }
 
 /** A job was enqueued on a queue that has been closed: nothing will ever take it, so it is refused. */

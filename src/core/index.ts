@@ -1,4 +1,5 @@
 export * from './errors.js';
+export * from './system-errors.js';
 export * from './events.js';
 export * from './credentials.js';
 export type * from './job-queue.js';

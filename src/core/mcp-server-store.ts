@@ -21,6 +21,17 @@ export interface McpServerRecord {
    * all treated as tools that may write, so a skill replay proves every argument before calling them.
    */
   readonly trustAnnotations: boolean;
+  /**
+   * A stdio server whose local program the person who added it allowed to start (`--allow-stdio`); the
+   * local CLI starts it again on later commands. Absent or false: refused unless FORGE_MCP_ALLOW_STDIO=1.
+   * Servers never start stdio programs, whatever this says.
+   */
+  readonly allowStdio?: boolean;
+  /**
+   * Why the stored row cannot be used as it is (a column damaged outside Forge); absent when it is whole.
+   * A damaged server is still listed, so it can be seen and removed, and is never connected.
+   */
+  readonly damage?: string;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
@@ -32,7 +43,7 @@ export interface McpServerStore {
   /** Throws `DuplicateRecordError` when a server with this name exists. */
   create(server: NewMcpServer): Promise<McpServerRecord>;
   get(name: string): Promise<McpServerRecord | undefined>;
-  /** Oldest first, so servers reconnect in the order they were added. */
+  /** Oldest first, so servers reconnect in the order they were added; a damaged row is listed too (see `damage`). */
   list(): Promise<McpServerRecord[]>;
   /** Changes only the given fields; throws `NotFoundError` for an unknown name. */
   update(name: string, update: McpServerUpdate): Promise<McpServerRecord>;

@@ -10,6 +10,7 @@ export interface SkillRecord {
   readonly id: string;
   readonly name: string;
   readonly description: string;
+  /** The document as saved, or the column's raw text when it no longer parses (a damaged row), which the reader refuses by name; the skill stays listed. */
   readonly document: unknown;
   readonly status: SkillStatus;
   /** Why the skill is stale; null while it is active. */

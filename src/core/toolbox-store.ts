@@ -14,7 +14,12 @@ export interface ToolboxRecord {
   /** Unique: putting a record under a stored name replaces that record. */
   readonly name: string;
   readonly status: ToolboxRecordStatus;
-  readonly entry: Readonly<Record<string, unknown>>;
+  /**
+   * What the store holds for the entry: the JSON the toolbox wrote, parsed, or the column's raw text
+   * when it no longer parses (a row damaged outside Forge). The toolbox judges it; the store never does,
+   * so one damaged row never keeps the others from being listed.
+   */
+  readonly entry: unknown;
   /** The entry's own last-change time (ISO-8601 UTC), not the time the store wrote it. */
   readonly updatedAt: string;
   /** Successful calls of the tool, counted across runs and processes by `addUse`. */
@@ -29,7 +34,7 @@ export interface ToolboxStore {
    */
   put(record: ToolboxRecord): Promise<void>;
   get(name: string): Promise<ToolboxRecord | undefined>;
-  /** In the order names were first put. Every record reads back as it was put, its use count as counted. */
+  /** In the order names were first put. Every record reads back as it was put, its use count as counted; a damaged one is listed too (see `entry`). */
   list(): Promise<ToolboxRecord[]>;
   /**
    * Counts one use of the named tool in one atomic statement (never a read then a write), so concurrent

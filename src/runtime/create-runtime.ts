@@ -8,7 +8,7 @@ import { SecretRedactor, redactedCredentials, secretsFromEnvironment } from '../
 import { RunService } from '../runs/index.js';
 import { StatsService } from '../stats/index.js';
 import { installationSecretBox, openStore } from '../store/index.js';
-import { Toolbox, registerPromotedTools, toolboxFolder, type ToolboxManifestMigration } from '../synthesis/toolbox/index.js';
+import { Toolbox, registerPromotedTools, toolboxFolder, type ToolboxEntryError, type ToolboxManifestMigration } from '../synthesis/toolbox/index.js';
 import { createBuiltinTools, searchConfigFromEnv } from '../tools/builtins/index.js';
 import { ToolRegistry } from '../tools/index.js';
 import { McpConnectionManager, type ReconnectBackoff, type StdioPermission } from '../tools/mcp/index.js';
@@ -56,7 +56,7 @@ export interface ForgeRuntime {
 
 /** How the runtime's MCP client behaves. */
 export interface RuntimeMcpOptions {
-  /** Stdio MCP servers start local programs: `allow` only for the local CLI's explicit opt-in; servers pass `refuse`. */
+  /** Stdio MCP servers start local programs. Default `remembered` (only servers added with `--allow-stdio`), `allow` with FORGE_MCP_ALLOW_STDIO=1; servers pass `refuse`. */
   readonly stdio?: StdioPermission;
   /** How long opening the runtime waits for stored servers to connect before going on without them; default 3 s. */
   readonly startupWaitMs?: number;
@@ -122,8 +122,8 @@ export async function createRuntime(parts: RuntimeParts): Promise<ForgeRuntime> 
     redactor,
     secrets: installationSecretBox({ secretKey: config.secretKey, home: config.home }),
     fetch: createGuardedStreamFetch(destinations),
-    // The local opt-in for stdio servers is explicit: --allow-stdio, or FORGE_MCP_ALLOW_STDIO=1.
-    stdio: parts.mcp?.stdio ?? (config.mcpAllowStdio ? 'allow' : 'refuse'),
+    // The local opt-in for stdio servers is explicit: --allow-stdio when adding one (remembered for it), or FORGE_MCP_ALLOW_STDIO=1.
+    stdio: parts.mcp?.stdio ?? (config.mcpAllowStdio ? 'allow' : 'remembered'),
     clientInfo: { name: 'forge', version: FORGE_VERSION },
     ...(parts.mcp?.backoff === undefined ? {} : { backoff: parts.mcp.backoff }),
     ...(parts.mcp?.timeoutMs === undefined ? {} : { timeoutMs: parts.mcp.timeoutMs }),
@@ -134,10 +134,10 @@ export async function createRuntime(parts: RuntimeParts): Promise<ForgeRuntime> 
     await store.close();
   };
   try {
-    // The store is the toolbox's truth. Opened before MCP so a broken manifest left to migrate fails at once
-    // instead of after waiting for servers.
+    // The store is the toolbox's truth. A broken manifest left to migrate, or a damaged entry, is set aside
+    // with a notice: it blocks only the toolbox tools it holds, never the command.
     const toolbox = await Toolbox.open(toolboxFolder(config.home), store.toolbox);
-    const notices = toolbox.migration === null ? [] : [describeManifestMigration(toolbox.migration)];
+    const notices = [...(toolbox.migration === null ? [] : [describeManifestMigration(toolbox.migration)]), ...(await toolbox.unreadable()).map(describeUnreadableEntry)];
     const bus = parts.bus ?? new InProcessEventBus({ redactor });
     const runs = new RunService({ store, bus, home: config.home, owner: { pid: process.pid, host: hostname() } });
     // A run a dead process left running is ended now, loudly, never left running for ever.
@@ -177,6 +177,14 @@ export async function createRuntime(parts: RuntimeParts): Promise<ForgeRuntime> 
 }
 
 function describeManifestMigration(migration: ToolboxManifestMigration): string {
+  if (migration.problem !== null) {
+    return `toolbox: ${migration.file} cannot be read (${migration.problem.issues.join('; ')}), so nothing was imported from it; it was set aside as ${migration.movedTo}. Fix it and bring its tools in with \`forge tools import ${migration.movedTo}\`.`;
+  }
   const what = migration.imported > 0 ? `moved ${migration.imported} tool${migration.imported === 1 ? '' : 's'} from ${migration.file} into the store` : `the store already holds the toolbox, so ${migration.file} was not read`;
   return `toolbox: ${what}; the store is now the toolbox's only truth, and the file was kept as ${migration.movedTo} (\`forge tools export\` writes a manifest when you want one).`;
+}
+
+/** A damaged toolbox entry is left out of the catalog; every command says so once, with the way out. */
+function describeUnreadableEntry(error: ToolboxEntryError): string {
+  return `toolbox: ${error.message}; it is left out. ${error.hint ?? ''}`;
 }

@@ -4,7 +4,7 @@ export { openRuntime, runTask, startTask, wipeToolbox, type RuntimeOptions, type
 export { resolveRuntimeModel } from './runtime-model.js';
 export { SkillService, type SaveSkillFromRunOptions, type SavedSkill, type SkillServiceParts } from './skill-service.js';
 export { runSkill, runTaskWithSkills, type RunSkillOptions, type RunSkillResult, type SkillAwareRunResult } from './skill-runs.js';
-export { ToolService, type ToolDescription, type ToolRow, type ToolServiceParts, type ToolboxRow } from './tool-service.js';
+export { ToolService, type ToolDescription, type ToolRow, type ToolServiceParts, type ToolboxRow, type UnreadableToolboxRow } from './tool-service.js';
 export { newRunId, type RunHandle } from '../runs/index.js';
 export { callTool, type CallToolOptions, type ToolCallResult } from './tool-calls.js';
 export { beginResume, resumeTask, type ResumeTaskOptions } from './resume-task.js';

@@ -11,6 +11,13 @@ export interface ToolRow {
 }
 
 /** One toolbox tool, promoted or not (failed and unfinished tools stay listed), as listings show it. */
+/** A toolbox entry the store holds that cannot be read: what is wrong with it, and the command that removes it. */
+export interface UnreadableToolboxRow {
+  readonly name: string;
+  readonly issues: string[];
+  readonly hint: string;
+}
+
 export type ToolboxRow = Pick<ToolboxEntry, 'name' | 'status' | 'origin' | 'revisions' | 'uses' | 'capabilities' | 'cost_usd' | 'failures'>;
 
 /** What is known of one tool: the catalog's view when it is registered, and the toolbox's when it was synthesized or added. */
@@ -41,10 +48,11 @@ export interface ToolServiceParts {
 export class ToolService {
   constructor(private readonly parts: ToolServiceParts) {}
 
-  /** Every catalog tool, then every toolbox tool. */
-  async list(): Promise<{ readonly tools: ToolRow[]; readonly toolbox: ToolboxRow[] }> {
+  /** Every catalog tool, then every toolbox tool, then the toolbox entries the store holds damaged, each with how to remove it. */
+  async list(): Promise<{ readonly tools: ToolRow[]; readonly toolbox: ToolboxRow[]; readonly unreadable: UnreadableToolboxRow[] }> {
     const { registry, toolbox } = this.parts;
     return {
+      unreadable: (await toolbox.unreadable()).map((error) => ({ name: error.toolName, issues: [...error.issues], hint: error.hint ?? '' })),
       tools: registry.list().map((tool) => ({ name: tool.name, risk: tool.risk, side_effect: tool.sideEffect, description: tool.description })),
       toolbox: (await toolbox.list()).map((entry) => ({
         name: entry.name,
@@ -99,9 +107,9 @@ export class ToolService {
    */
   async remove(name: string): Promise<void> {
     const { registry, toolbox } = this.parts;
-    if ((await toolbox.get(name)) === undefined) throw new NotFoundError('toolbox tool', name, 'List the toolbox with `forge tools list`; built-in and MCP tools are not in it.');
+    // Asks the store, not the entry: a damaged entry can always be removed.
+    if (!(await toolbox.remove(name))) throw new NotFoundError('toolbox tool', name, 'List the toolbox with `forge tools list`; built-in and MCP tools are not in it.');
     registry.unregister(name);
-    await toolbox.remove(name);
   }
 
   /** `--fresh`: every toolbox tool leaves the catalog (runs already going keep theirs), then the store's toolbox and the tools' files are wiped. */

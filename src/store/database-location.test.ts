@@ -49,4 +49,13 @@ describe('databaseLocationFromUrl', () => {
     }
     expect(refusalOf('libsql://db.turso.io').message).toMatch(/Unsupported database URL scheme "libsql:"/);
   });
+
+  it('refuses a bare word, which is neither a URL nor a path, without repeating it', () => {
+    for (const value of ['garbage', 's3cret-token', 'not a url']) {
+      const error = refusalOf(value);
+      expect(error.message).toMatch(/neither a database URL nor the path of a database file/);
+      expect(error.message).not.toContain(value);
+      expect(error.hint).toMatch(/\.\/forge\.db/);
+    }
+  });
 });

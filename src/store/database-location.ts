@@ -20,7 +20,7 @@ export function databaseLocationFromUrl(url: string): DatabaseLocation {
   if (text === ':memory:') return { kind: 'memory' };
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(text)?.[1]?.toLowerCase();
   // A one-letter "scheme" is a Windows drive (C:\forge.db): a path, not a URL.
-  if (scheme === undefined || scheme.length === 1) return { kind: 'file', path: resolve(text) };
+  if (scheme === undefined || scheme.length === 1) return plainPathLocation(text);
   if (scheme === 'file') return fileUrlLocation(text);
   if (scheme === 'postgres' || scheme === 'postgresql') {
     throw new ConfigurationError(
@@ -30,6 +30,20 @@ export function databaseLocationFromUrl(url: string): DatabaseLocation {
     );
   }
   throw new ConfigurationError('FORGE_DATABASE_URL', `Unsupported database URL scheme "${scheme}:". ${acceptedForms}`);
+}
+
+/**
+ * A plain path is taken only when it looks like one: absolute, with a folder in it, or a file name with
+ * an extension (`forge.db`). A bare word (`garbage`, a value pasted into the wrong variable) is refused
+ * rather than created as a database file of that name.
+ */
+function plainPathLocation(text: string): DatabaseLocation {
+  if (/[\\/]/.test(text) || /\.[A-Za-z0-9]+$/.test(text)) return { kind: 'file', path: resolve(text) };
+  throw new ConfigurationError(
+    'FORGE_DATABASE_URL',
+    `The value is neither a database URL nor the path of a database file (a bare word, with no folder and no extension); nothing was created. ${acceptedForms}`,
+    'Write a path with a folder or an extension (./forge.db, /var/forge/forge.db), or unset FORGE_DATABASE_URL to keep the data in forge.db inside FORGE_HOME.',
+  );
 }
 
 function fileUrlLocation(url: string): DatabaseLocation {

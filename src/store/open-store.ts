@@ -1,6 +1,6 @@
 import { mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { Store } from '../core/index.js';
+import { systemErrorOf, type Store } from '../core/index.js';
 import { databaseLocationFromUrl } from './database-location.js';
 import { LibsqlStore, type SqlThread } from './libsql/index.js';
 
@@ -11,7 +11,8 @@ import { LibsqlStore, type SqlThread } from './libsql/index.js';
  * folders (0700) when missing, since the database holds runs, conversations and sealed secrets. SQLite
  * gives its WAL and shared-memory files the database file's mode. An existing file keeps its mode.
  *
- * Throws `ConfigurationError` for a `postgres://` or `postgresql://` URL (the PostgreSQL store is not
+ * A database that cannot be opened (read-only, not a database, a folder in the way) is a `SystemError`
+ * naming the file and the fix. Throws `ConfigurationError` for a `postgres://` or `postgresql://` URL (the PostgreSQL store is not
  * in this build yet) and for any other scheme, and `SchemaVersionError` for a database a newer Forge
  * wrote, which it leaves untouched. `thread` says where a file database's SQL runs (default: the main
  * thread; `worker` for its own thread, see `SqlThread`).
@@ -19,8 +20,13 @@ import { LibsqlStore, type SqlThread } from './libsql/index.js';
 export async function openStore(options: { url: string; thread?: SqlThread }): Promise<Store> {
   const location = databaseLocationFromUrl(options.url);
   if (location.kind === 'memory') return LibsqlStore.open({ path: ':memory:' });
-  await mkdir(dirname(location.path), { recursive: true, mode: 0o700 });
-  // Created here, empty, so SQLite finds it already private rather than creating it 0644.
-  await (await open(location.path, 'a', 0o600)).close();
-  return LibsqlStore.open({ path: location.path, ...(options.thread === undefined ? {} : { thread: options.thread }) });
+  try {
+    await mkdir(dirname(location.path), { recursive: true, mode: 0o700 });
+    // Created here, empty, so SQLite finds it already private rather than creating it 0644.
+    await (await open(location.path, 'a', 0o600)).close();
+    return await LibsqlStore.open({ path: location.path, ...(options.thread === undefined ? {} : { thread: options.thread }) });
+  } catch (error) {
+    // Neither the file system's errors nor SQLite's name the database file; this says which one, and the fix.
+    throw systemErrorOf(error, location.path) ?? error;
+  }
 }

@@ -6,6 +6,7 @@ import { printJson, printOut } from '../terminal-output.js';
 // The constants alone, not the server's index: that would load the MCP SDK for every command.
 import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS } from '../../server/mcp/session-limits.js';
 import { withRuntime } from '../with-runtime.js';
+import type { ForgeRuntime } from '../../runtime/index.js';
 import { FORGE_VERSION } from '../../version.js';
 
 const transports: readonly McpTransportKind[] = ['streamable-http', 'sse', 'stdio'];
@@ -35,7 +36,8 @@ function statusJson(status: McpServerStatus) {
 
 function statusLine(status: McpServerStatus): string {
   const error = status.lastError === null ? '' : `  last error: ${status.lastError.message}`;
-  return `${status.name}  ${status.state}  ${status.transport}  ${status.url}  ${status.tools.length} tools${error}\n`;
+  const hint = status.lastError?.hint === undefined ? '' : `  hint: ${status.lastError.hint}\n`;
+  return `${status.name}  ${status.state}  ${status.transport}  ${status.url}  ${status.tools.length} tools${error}\n${hint}`;
 }
 
 function toolJson(tool: McpRegisteredTool) {
@@ -62,6 +64,26 @@ interface ServeOptions {
   expose?: string[];
   skill?: string[];
   json?: boolean;
+}
+
+/** What `forge mcp serve` offers, one line each for tools and skills, or how to offer something. */
+function servedLines(tools: readonly string[], skills: readonly string[]): string {
+  if (tools.length === 0 && skills.length === 0) return '  serving nothing yet: name tools with --expose <tool…> and skills with --skill <name…>\n';
+  const tooled = tools.length === 0 ? '' : `  tools:  ${tools.join(', ')}\n`;
+  const skilled = skills.length === 0 ? '' : `  skills: ${skills.map((name) => `${name} (as skill_${name})`).join(', ')}\n`;
+  return tooled + skilled;
+}
+
+async function refuseUnknownSkills(runtime: ForgeRuntime, names: readonly string[]): Promise<void> {
+  const missing: string[] = [];
+  for (const name of names) if ((await runtime.store.skills.get(name)) === undefined) missing.push(name);
+  if (missing.length === 0) return;
+  const stored = (await runtime.store.skills.list()).map((skill) => skill.name);
+  throw new ConfigurationError(
+    '--skill',
+    `no stored skill named ${missing.map((name) => `"${name}"`).join(', ')}. Stored skills: ${stored.join(', ') || '(none)'}.`,
+    'Name skills exactly as `forge skill list` shows them; save one from a run with `forge skill save <run-id> --name <name>`.',
+  );
 }
 
 function parseTransport(value: string): McpTransportKind {
@@ -91,17 +113,17 @@ FORGE_ALLOW_HOSTS, like any other self-hosted service.`,
     .option('--transport <kind>', 'streamable-http (default), sse (the older HTTP+SSE transport) or stdio', parseTransport, 'streamable-http' as McpTransportKind)
     .option('--tool <names...>', 'register only these remote tools (default: all)')
     .option('--trust-annotations', "let skill replays believe the server's readOnlyHint annotations (default: every tool is treated as one that may write); a tool's risk stays at least medium either way")
-    .option('--allow-stdio', 'allow a stdio server, which runs a local program (local CLI only; a server never allows it)')
+    .option('--allow-stdio', 'allow a stdio server, which runs a local program; remembered for this server, so later commands start it too (local CLI only; a server never allows it)')
     .option('--json', 'print JSON')
     .addHelpText('after', `\nExamples:\n  $ forge mcp add docs https://mcp.example.org/mcp --header "Authorization=Bearer $TOKEN"\n  $ FORGE_ALLOW_HOSTS=127.0.0.1:3001 forge mcp add local http://127.0.0.1:3001/mcp`)
     .action(async (name: string, url: string, options: { header: Record<string, string>; transport: McpTransportKind; tool?: string[]; trustAnnotations?: boolean; allowStdio?: boolean; json?: boolean }) => {
       const json = options.json === true;
       await withRuntime(json, async (runtime) => {
         const target = options.transport === 'stdio' ? JSON.stringify(url.split(/\s+/).filter((part) => part !== '')) : url;
-        const status = await runtime.mcp.add({ name, url: target, transport: options.transport, headers: options.header, enabledTools: options.tool ?? null, trustAnnotations: options.trustAnnotations === true });
+        const status = await runtime.mcp.add({ name, url: target, transport: options.transport, headers: options.header, enabledTools: options.tool ?? null, trustAnnotations: options.trustAnnotations === true, allowStdio: options.allowStdio === true });
         print(json, { server: statusJson(status) }, `Added ${status.name}: ${status.tools.length} tools registered.\n${status.tools.map((tool) => `  ${tool}\n`).join('')}`);
         return EXIT.ok;
-      }, options.allowStdio === true ? { mcp: { stdio: 'allow' } } : {});
+      });
     });
 
   mcp
@@ -188,9 +210,14 @@ is never printed.`,
         // The MCP server loads only for `serve`, so other commands start fast.
         const [{ createRuntimeMcpEndpoint }, { listenHttp }] = await Promise.all([import('../../server/mcp/index.js'), import('../../server/http/index.js')]);
         const token = options.token ?? runtime.config.mcpToken;
+        const exposed = options.expose ?? [];
+        const skills = options.skill ?? [];
+        // A name nothing has is refused before anything listens, so a client never meets a server missing what was asked for.
+        runtime.registry.snapshot(exposed);
+        await refuseUnknownSkills(runtime, skills);
         const endpoint = createRuntimeMcpEndpoint(runtime, {
-          exposedTools: options.expose ?? [],
-          publishedSkills: options.skill ?? [],
+          exposedTools: exposed,
+          publishedSkills: skills,
           version: FORGE_VERSION,
           sessions: {
             ...(options.maxSessions === undefined ? {} : { maxSessions: options.maxSessions }),
@@ -208,16 +235,18 @@ is never printed.`,
           throw error;
         });
         const url = `${listener.origin}/mcp`;
-        const access = token === undefined ? '' : ' · clients must send the access token as a bearer token';
-        print(
-          json,
-          { url, tools: options.expose ?? [], skills: options.skill ?? [], allowed_hosts: listener.allowedHosts, token_required: token !== undefined },
-          `Forge MCP server listening on ${url}${access} (Ctrl-C to stop)\n`,
-        );
-        await new Promise<void>((resolve) => {
+        // Listening for Ctrl-C before saying it may be pressed, so a stop right after the banner is a clean one.
+        const stopped = new Promise<void>((resolve) => {
           process.once('SIGINT', resolve);
           process.once('SIGTERM', resolve);
         });
+        const access = token === undefined ? '' : ' · clients must send the access token as a bearer token';
+        print(
+          json,
+          { url, tools: exposed, skills, allowed_hosts: listener.allowedHosts, token_required: token !== undefined },
+          `Forge MCP server listening on ${url}${access} (Ctrl-C to stop)\n${servedLines(exposed, skills)}`,
+        );
+        await stopped;
         await endpoint.close();
         await listener.close();
         return EXIT.ok;

@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { ConfigurationError } from '../../core/index.js';
+import { ConfigurationError, describeError } from '../../core/index.js';
 import type { ReplayModeOption } from '../../skills/index.js';
 import { EXIT, errorLines, exitCodeForRun, parsePositiveInteger } from '../command-errors.js';
 import { printError, printJson, printOut } from '../terminal-output.js';
@@ -242,11 +242,17 @@ Skills are named by name, id, or name@<version> (forge skill versions <name> lis
     .option('--json', 'print the stored document')
     .action(async (file: string, options: { json?: boolean }) => {
       await withRuntime(options.json === true, async (runtime) => {
+        let text: string;
+        try {
+          text = await readFile(file, 'utf8');
+        } catch (error) {
+          throw new ConfigurationError(file, `cannot be read: ${describeError(error).message}`, 'Pass the path of a file written by `forge skill export`.');
+        }
         let value: unknown;
         try {
-          value = JSON.parse(await readFile(file, 'utf8')) as unknown;
+          value = JSON.parse(text) as unknown;
         } catch (error) {
-          throw new ConfigurationError(file, `is not a JSON skill document (${error instanceof Error ? error.message : String(error)}).`);
+          throw new ConfigurationError(file, `is not a JSON skill document (${error instanceof Error ? error.message : String(error)}).`, 'Pass a file written by `forge skill export`, unchanged.');
         }
         const saved = await runtime.skills.import(value);
         print(options.json === true, { ...saved.document, skill_version: saved.version, write_constants: saved.write_constants }, () => `imported skill ${saved.document.name}@${saved.version}\n${writeConstantsNote(saved.write_constants, saved.document.name)}`);

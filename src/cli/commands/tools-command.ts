@@ -33,11 +33,11 @@ function counted(count: number, noun: string): string {
 }
 
 async function readInputFile(readFile: (file: string, encoding: 'utf8') => Promise<string>, file: string, option: string, hint: string): Promise<string> {
-  const { ConfigurationError } = await import('../../core/index.js');
+  const { ConfigurationError, describeError } = await import('../../core/index.js');
   try {
     return await readFile(file, 'utf8');
   } catch (error) {
-    throw new ConfigurationError(option, `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, hint);
+    throw new ConfigurationError(option, `cannot read ${file}: ${describeError(error).message}`, hint);
   }
 }
 
@@ -53,16 +53,18 @@ export function registerToolsCommand(program: Command): void {
     .action(async (options: { json?: boolean }) => {
       await withRuntime(options.json === true, async (runtime) => {
         // Failed and unfinished tools are not in the registry, but stay listed: the graveyard is part of the story.
-        const { tools: rows, toolbox } = await runtime.tools.list();
+        const { tools: rows, toolbox, unreadable } = await runtime.tools.list();
         if (options.json === true) {
-          printJson({ tools: rows, toolbox });
+          printJson({ tools: rows, toolbox, unreadable });
         } else {
-          const width = Math.max(...rows.map((row) => row.name.length), ...toolbox.map((entry) => entry.name.length));
+          const width = Math.max(...rows.map((row) => row.name.length), ...toolbox.map((entry) => entry.name.length), ...unreadable.map((entry) => entry.name.length));
           for (const row of rows) printOut(`${row.name.padEnd(width)}  ${row.side_effect.padEnd(8)} ${row.risk.padEnd(6)} ${row.description.split('\n')[0]}\n`);
           if (toolbox.length > 0) printOut('\ntoolbox:\n');
           for (const entry of toolbox) {
             printOut(`${entry.name.padEnd(width)}  ${entry.status.padEnd(8)} ${entry.origin}, ${counted(entry.revisions, 'revision')}, ${counted(entry.uses, 'use')}${entry.failures.length === 0 ? '' : ` — ${entry.failures[0]}`}\n`);
           }
+          if (unreadable.length > 0 && toolbox.length === 0) printOut('\ntoolbox:\n');
+          for (const entry of unreadable) printOut(`${entry.name.padEnd(width)}  unreadable: ${entry.issues.join('; ')}\n${' '.repeat(width + 2)}${entry.hint}\n`);
         }
         return EXIT.ok;
       });

@@ -17,6 +17,7 @@ export function describeMcpServersContract(context: StoreContractContext): void 
     it('creates a server, gets it back by name and lists servers in the order they were added', async () => {
       const created = await store.mcpServers.create({ name: 'docs', transport: 'streamable-http', url: 'https://mcp.example.org/mcp', sealedHeaders: sealed, enabledTools: null, trustAnnotations: false });
       await store.mcpServers.create({ name: 'alpha', transport: 'sse', url: 'https://legacy.example.org/sse', sealedHeaders: null, enabledTools: ['echo', 'get-sum'], trustAnnotations: true });
+      await store.mcpServers.create({ name: 'local', transport: 'stdio', url: '["node", "server.js"]', sealedHeaders: null, enabledTools: null, trustAnnotations: false, allowStdio: true });
 
       expect(created).toEqual({
         name: 'docs',
@@ -25,6 +26,7 @@ export function describeMcpServersContract(context: StoreContractContext): void 
         sealedHeaders: sealed,
         enabledTools: null,
         trustAnnotations: false,
+        allowStdio: false,
         createdAt: expect.stringMatching(isoUtc),
         updatedAt: created.createdAt,
       });
@@ -33,7 +35,9 @@ export function describeMcpServersContract(context: StoreContractContext): void 
       expect((await store.mcpServers.list()).map((server) => [server.name, server.enabledTools, server.trustAnnotations])).toEqual([
         ['docs', null, false],
         ['alpha', ['echo', 'get-sum'], true],
+        ['local', null, false],
       ]);
+      expect((await store.mcpServers.get('local'))?.allowStdio).toBe(true);
     });
 
     it('refuses a second server with a taken name and keeps the first', async () => {

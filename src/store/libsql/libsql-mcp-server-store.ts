@@ -5,7 +5,7 @@ import { constraintViolation } from './constraint-violation.js';
 import { onlyRow, readNullableText, readText } from './row-values.js';
 import type { SqlAccess, SqlRow } from './sql-access.js';
 
-const serverColumns = 'name, transport, url, sealed_headers, enabled_tools, trust_annotations, created_at, updated_at';
+const serverColumns = 'name, transport, url, sealed_headers, enabled_tools, trust_annotations, allow_stdio, created_at, updated_at';
 
 // A fixed list, so only these names ever reach the SQL text, whatever keys an update object carries.
 const updatableColumns = {
@@ -24,10 +24,10 @@ export class LibsqlMcpServerStore implements McpServerStore {
     const [result] = await this.sql.write([
       {
         statement: {
-          sql: `INSERT INTO mcp_servers (name, transport, url, sealed_headers, enabled_tools, trust_annotations, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+          sql: `INSERT INTO mcp_servers (name, transport, url, sealed_headers, enabled_tools, trust_annotations, allow_stdio, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 RETURNING ${serverColumns}`,
-          args: [server.name, server.transport, server.url, server.sealedHeaders, enabledToolsColumn(server.enabledTools), server.trustAnnotations ? 1 : 0, now, now],
+          args: [server.name, server.transport, server.url, server.sealedHeaders, enabledToolsColumn(server.enabledTools), server.trustAnnotations ? 1 : 0, server.allowStdio === true ? 1 : 0, now, now],
         },
         onError: (error) => (constraintViolation(error) === 'unique' ? new DuplicateRecordError('MCP server', { name: server.name }) : error),
       },
@@ -76,15 +76,30 @@ function enabledToolsColumn(tools: readonly string[] | null): string | null {
   return tools === null ? null : toJsonColumn(tools);
 }
 
+/** The enabled tools a row lists, or why they cannot be read: one damaged row must not keep the others from being listed. */
+function enabledToolsOf(row: SqlRow): { enabledTools: string[] | null; damage?: string } {
+  let enabledTools: unknown;
+  try {
+    enabledTools = fromJsonColumn(readNullableText(row, 'enabled_tools'));
+  } catch {
+    return { enabledTools: null, damage: 'its enabled_tools column is not JSON' };
+  }
+  if (enabledTools === undefined || enabledTools === null) return { enabledTools: null };
+  if (!Array.isArray(enabledTools) || !enabledTools.every((name) => typeof name === 'string')) return { enabledTools: null, damage: 'its enabled_tools column is not a list of tool names' };
+  return { enabledTools };
+}
+
 function serverFromRow(row: SqlRow): McpServerRecord {
-  const enabledTools = fromJsonColumn(readNullableText(row, 'enabled_tools'));
+  const { enabledTools, damage } = enabledToolsOf(row);
   return {
     name: readText(row, 'name'),
     transport: readText(row, 'transport') as McpTransportKind,
     url: readText(row, 'url'),
     sealedHeaders: readNullableText(row, 'sealed_headers'),
-    enabledTools: enabledTools === undefined ? null : (enabledTools as string[]),
+    enabledTools,
     trustAnnotations: Number(row['trust_annotations']) === 1,
+    allowStdio: Number(row['allow_stdio']) === 1,
+    ...(damage === undefined ? {} : { damage }),
     createdAt: readText(row, 'created_at'),
     updatedAt: readText(row, 'updated_at'),
   };

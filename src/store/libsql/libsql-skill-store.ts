@@ -1,5 +1,5 @@
 import { NotFoundError, type NewSkill, type SkillRecord, type SkillStatus, type SkillStore, type SkillVersionRecord } from '../../core/index.js';
-import { fromJsonColumn, toJsonColumn } from '../json-column.js';
+import { fromJudgedJsonColumn, toJsonColumn } from '../json-column.js';
 import { readNullableText, readText } from './row-values.js';
 import type { SqlAccess, SqlRow, SqlStatement } from './sql-access.js';
 
@@ -68,7 +68,7 @@ export class LibsqlSkillStore implements SkillStore {
     return result.rows.map((row) => ({
       skillId: readText(row, 'skill_id'),
       version: Number(row['version']),
-      document: fromJsonColumn(readText(row, 'document')),
+      document: fromJudgedJsonColumn(readText(row, 'document')),
       note: readText(row, 'note'),
       parentVersion: row['parent_version'] === null ? null : Number(row['parent_version']),
       createdAt: readText(row, 'created_at'),
@@ -116,7 +116,7 @@ function skillFromRow(row: SqlRow): SkillRecord {
     id: readText(row, 'id'),
     name: readText(row, 'name'),
     description: readText(row, 'description'),
-    document: fromJsonColumn(readText(row, 'document')),
+    document: fromJudgedJsonColumn(readText(row, 'document')),
     status: readText(row, 'status') as SkillStatus,
     staleReason: readNullableText(row, 'stale_reason'),
     version: Number(row['version']),

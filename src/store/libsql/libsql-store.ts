@@ -1,4 +1,4 @@
-import type { ApprovalStore, RunStateStore, ConversationStore, EventStore, McpServerStore, ModelCallStore, RunStore, RunWrites, SkillStore, StatsStore, StepStore, Store, ToolboxStore } from '../../core/index.js';
+import { systemErrorOf, type ApprovalStore, type RunStateStore, type ConversationStore, type EventStore, type McpServerStore, type ModelCallStore, type RunStore, type RunWrites, type SkillStore, type StatsStore, type StepStore, type Store, type ToolboxStore } from '../../core/index.js';
 import { migrationsFor } from '../migrations/index.js';
 import { applyMigrations } from './apply-migrations.js';
 import { GroupCommitWriter } from './group-commit-writer.js';
@@ -59,12 +59,20 @@ export class LibsqlStore implements Store {
   readonly runStates: RunStateStore;
   readonly approvals: ApprovalStore;
   private readonly writer: GroupCommitWriter;
+  private readonly named: (error: unknown) => never;
 
-  private constructor(private readonly engine: SqlEngine) {
+  private constructor(
+    private readonly engine: SqlEngine,
+    file: string,
+  ) {
     this.writer = new GroupCommitWriter(engine);
+    // SQLite's errors never say which database; a read-only or damaged file is named with the fix.
+    this.named = (error: unknown): never => {
+      throw (file === ':memory:' ? undefined : systemErrorOf(error, file)) ?? error;
+    };
     const sql: SqlAccess = {
-      read: (statement: SqlStatement | string) => engine.read(typeof statement === 'string' ? { sql: statement } : statement),
-      write: (steps) => this.writer.write(steps),
+      read: (statement: SqlStatement | string) => engine.read(typeof statement === 'string' ? { sql: statement } : statement).catch(this.named),
+      write: (steps) => this.writer.write(steps).catch(this.named),
     };
     this.runs = new LibsqlRunStore(sql);
     this.events = new LibsqlEventStore(sql);
@@ -94,15 +102,15 @@ export class LibsqlStore implements Store {
       connection.close();
       throw error;
     }
-    if (options.path === ':memory:' || options.thread !== 'worker') return new LibsqlStore(new InlineSqlEngine(connection, busyTimeoutMs));
+    if (options.path === ':memory:' || options.thread !== 'worker') return new LibsqlStore(new InlineSqlEngine(connection, busyTimeoutMs), options.path);
     connection.close();
-    return new LibsqlStore(await WorkerSqlEngine.start(options.path, busyTimeoutMs));
+    return new LibsqlStore(await WorkerSqlEngine.start(options.path, busyTimeoutMs), options.path);
   }
 
   async transaction(work: (writes: RunWrites) => Promise<void>): Promise<void> {
     const writes = new LibsqlRunWrites();
     await work(writes);
-    await this.writer.write(writes.collected);
+    await this.writer.write(writes.collected).catch(this.named);
   }
 
   async close(): Promise<void> {

@@ -1,5 +1,5 @@
 import type { ToolboxRecord, ToolboxRecordStatus, ToolboxStore } from '../../core/index.js';
-import { fromJsonColumn, toJsonColumn } from '../json-column.js';
+import { fromJudgedJsonColumn, toJsonColumn } from '../json-column.js';
 import { readNumber, readText } from './row-values.js';
 import type { SqlAccess, SqlRow } from './sql-access.js';
 
@@ -53,7 +53,7 @@ function recordFromRow(row: SqlRow): ToolboxRecord {
   return {
     name: readText(row, 'name'),
     status: readText(row, 'status') as ToolboxRecordStatus,
-    entry: fromJsonColumn(readText(row, 'entry')) as ToolboxRecord['entry'],
+    entry: fromJudgedJsonColumn(readText(row, 'entry')),
     updatedAt: readText(row, 'updated_at'),
     uses: readNumber(row, 'uses'),
   };

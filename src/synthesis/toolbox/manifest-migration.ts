@@ -1,6 +1,7 @@
 import { readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import type { ToolboxStore } from '../../core/index.js';
+import { ToolboxManifestError } from './toolbox-errors.js';
 import { parseToolboxManifest } from './toolbox-manifest.js';
 import { toolboxRecordOf } from './toolbox-record.js';
 
@@ -12,6 +13,8 @@ export interface ToolboxManifestMigration {
   readonly movedTo: string;
   /** How many tools it brought into the store; 0 when the store already held the toolbox and the file was only set aside. */
   readonly imported: number;
+  /** Why nothing was imported from a manifest that cannot be read (it was set aside as `movedTo`); null when it was read. */
+  readonly problem: ToolboxManifestError | null;
 }
 
 /**
@@ -19,8 +22,9 @@ export interface ToolboxManifestMigration {
  * mirror) to the store as the toolbox's only truth. Runs on every open and does something at most once:
  * - no manifest: nothing to do (null);
  * - a manifest and a store without tools: every entry is put into the store, use counts included, and
- *   the file is renamed `manifest.json.migrated`; a broken manifest is a `ToolboxManifestError`, and
- *   nothing is imported or renamed until it is fixed;
+ *   the file is renamed `manifest.json.migrated`; from a broken manifest nothing is imported, and it is
+ *   set aside as `manifest.json.unreadable` with the `ToolboxManifestError` as `problem`, so it blocks
+ *   no command (the toolbox starts empty) and can be fixed and brought in with `forge tools import`;
  * - a manifest and a store that already holds tools (the mirror the older Forge kept of that very file):
  *   the store is the truth, and the file is only renamed, unread.
  * Renamed, not deleted, so nothing a person kept is lost, and never read again, so a toolbox emptied
@@ -32,18 +36,24 @@ export async function migrateToolboxManifest(folder: string, store: ToolboxStore
   const text = await readIfPresent(file);
   if (text === undefined) return null;
   let imported = 0;
+  let problem: ToolboxManifestError | null = null;
   if ((await store.list()).length === 0) {
-    const manifest = parseToolboxManifest(text, file);
-    for (const entry of manifest.tools) await store.put(toolboxRecordOf(entry));
-    imported = manifest.tools.length;
+    try {
+      const manifest = parseToolboxManifest(text, file);
+      for (const entry of manifest.tools) await store.put(toolboxRecordOf(entry));
+      imported = manifest.tools.length;
+    } catch (error) {
+      if (!(error instanceof ToolboxManifestError)) throw error;
+      problem = error;
+    }
   }
-  const movedTo = `${file}.migrated`;
+  const movedTo = `${file}.${problem === null ? 'migrated' : 'unreadable'}`;
   try {
     await rename(file, movedTo);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  return { file, movedTo, imported };
+  return { file, movedTo, imported, problem };
 }
 
 async function readIfPresent(file: string): Promise<string | undefined> {

@@ -15,6 +15,25 @@ export class ToolboxManifestError extends ForgeError {
   }
 }
 
+/**
+ * One toolbox entry in the store cannot be read (its row was damaged, or written by something that is
+ * not Forge). Only that tool is affected: it is listed as unreadable and never registered, and every
+ * other tool and command works; the hint is the recovery, which works on the damaged entry.
+ */
+export class ToolboxEntryError extends ForgeError {
+  readonly toolName: string;
+  readonly issues: readonly string[];
+  constructor(toolName: string, issues: readonly string[]) {
+    super({
+      name: 'ToolboxEntryError',
+      message: `The toolbox entry "${toolName}" in the store cannot be read: ${issues.join('; ')}`,
+      hint: `Remove it with \`forge tools remove ${toolName}\` (or empty the whole toolbox with \`forge run --fresh "<task>"\`), then add the tool again with \`forge tools add\` or \`forge tools import\`.`,
+    });
+    this.toolName = toolName;
+    this.issues = issues;
+  }
+}
+
 /** A tool did not pass the verification gate (its test, or the test of its test). */
 export class ToolVerificationError extends ForgeError {
   readonly toolName: string;

@@ -1,5 +1,6 @@
 import type { ToolboxRecord } from '../../core/index.js';
-import type { ToolboxEntry } from './toolbox-entry.js';
+import { toolboxEntrySchema, type ToolboxEntry } from './toolbox-entry.js';
+import { ToolboxEntryError } from './toolbox-errors.js';
 
 /**
  * The store's record of one entry: the whole entry but its use count, which the store keeps (and
@@ -10,7 +11,16 @@ export function toolboxRecordOf(entry: ToolboxEntry): ToolboxRecord {
   return { name: entry.name, status: entry.status, entry: counted, updatedAt: entry.updated_at, uses };
 }
 
-/** The entry a stored record holds, with the store's use count (a count left in the entry's JSON by an older Forge is never read). */
+/**
+ * The entry a stored record holds, with the store's use count (a count left in the entry's JSON by an
+ * older Forge is never read). A record that is not a whole entry is a `ToolboxEntryError` naming it.
+ */
 export function toolboxEntryOf(record: ToolboxRecord): ToolboxEntry {
-  return { ...(record.entry as Omit<ToolboxEntry, 'uses'>), uses: record.uses };
+  if (typeof record.entry !== 'object' || record.entry === null || Array.isArray(record.entry)) {
+    throw new ToolboxEntryError(record.name, [typeof record.entry === 'string' ? 'its stored JSON does not parse' : 'it is not a JSON object']);
+  }
+  const parsed = toolboxEntrySchema.safeParse({ ...record.entry, uses: record.uses });
+  if (!parsed.success) throw new ToolboxEntryError(record.name, parsed.error.issues.map((issue) => `${issue.path.join('.') || '(entry)'}: ${issue.message}`));
+  if (parsed.data.name !== record.name) throw new ToolboxEntryError(record.name, [`it names itself "${parsed.data.name}"`]);
+  return parsed.data;
 }

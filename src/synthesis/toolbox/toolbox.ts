@@ -3,6 +3,7 @@ import path from 'node:path';
 import { TOOL_NAME_PATTERN, ToolDefinitionError, type ToolboxStore } from '../../core/index.js';
 import { migrateToolboxManifest, type ToolboxManifestMigration } from './manifest-migration.js';
 import type { ToolboxEntry } from './toolbox-entry.js';
+import { ToolboxEntryError } from './toolbox-errors.js';
 import { toolboxEntryOf, toolboxRecordOf } from './toolbox-record.js';
 
 /** Where a toolbox's files live: `FORGE_HOME/toolbox`. */
@@ -42,14 +43,34 @@ export class Toolbox {
     return path.join(this.folder, 'files', name);
   }
 
-  /** Every tool, in the order each was first added. */
+  /** Every readable tool, in the order each was first added; entries the store holds damaged are in `unreadable`. */
   async list(): Promise<ToolboxEntry[]> {
-    return (await this.store.list()).map(toolboxEntryOf);
+    return (await this.read()).entries;
   }
 
+  /** The entries the store holds that cannot be read: never registered, listed so they can be removed. */
+  async unreadable(): Promise<ToolboxEntryError[]> {
+    return (await this.read()).unreadable;
+  }
+
+  /** The entry named `name`; a damaged one is a `ToolboxEntryError` saying how to remove it. */
   async get(name: string): Promise<ToolboxEntry | undefined> {
     const record = await this.store.get(name);
     return record === undefined ? undefined : toolboxEntryOf(record);
+  }
+
+  private async read(): Promise<{ entries: ToolboxEntry[]; unreadable: ToolboxEntryError[] }> {
+    const entries: ToolboxEntry[] = [];
+    const unreadable: ToolboxEntryError[] = [];
+    for (const record of await this.store.list()) {
+      try {
+        entries.push(toolboxEntryOf(record));
+      } catch (error) {
+        if (!(error instanceof ToolboxEntryError)) throw error;
+        unreadable.push(error);
+      }
+    }
+    return { entries, unreadable };
   }
 
   async promoted(): Promise<ToolboxEntry[]> {

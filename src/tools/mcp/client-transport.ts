@@ -15,13 +15,17 @@ export interface McpEndpoint {
   readonly headers: Readonly<Record<string, string>>;
 }
 
-/** Whether stdio servers (local subprocesses) may be started: only the local CLI's explicit opt-in allows them. */
-export type StdioPermission = 'allow' | 'refuse';
+/**
+ * Whether stdio servers (local subprocesses) may be started: `allow` every one (FORGE_MCP_ALLOW_STDIO=1),
+ * `remembered` only those added with `--allow-stdio` (the local CLI's default), `refuse` none (servers).
+ */
+export type StdioPermission = 'allow' | 'remembered' | 'refuse';
 
 export interface ClientTransportOptions {
   /** The guarded fetch every HTTP request goes through. */
   readonly fetch: FetchLike;
-  readonly stdio: StdioPermission;
+  /** Whether this endpoint, if it is a stdio server, may start its program. */
+  readonly stdio: 'allow' | 'refuse';
 }
 
 /**

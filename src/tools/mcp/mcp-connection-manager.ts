@@ -49,7 +49,7 @@ export interface McpConnectionManagerOptions {
   readonly redactor: Pick<SecretRedactor, 'add'>;
   /** The guarded fetch for HTTP transports (see `createGuardedStreamFetch`). */
   readonly fetch: FetchLike;
-  /** `refuse` everywhere but the local CLI run with `--allow-stdio`. */
+  /** `refuse` for servers; `remembered` for the local CLI (servers added with `--allow-stdio`); `allow` with FORGE_MCP_ALLOW_STDIO=1. */
   readonly stdio: StdioPermission;
   /** Bound on the handshake and on every list and call; default 30 s. */
   readonly timeoutMs?: number;
@@ -68,6 +68,8 @@ export interface McpServerDefinition {
   readonly enabledTools?: readonly string[] | null;
   /** Believe the server's `readOnlyHint` annotations (default false: every tool may write). */
   readonly trustAnnotations?: boolean;
+  /** A stdio server whose program may start, now and on later commands of the local CLI (`--allow-stdio`). */
+  readonly allowStdio?: boolean;
 }
 
 interface ServerEntry {
@@ -142,6 +144,7 @@ export class McpConnectionManager {
       sealedHeaders: Object.keys(headers).length === 0 ? null : this.options.secrets.seal(JSON.stringify(headers)),
       enabledTools: definition.enabledTools ?? null,
       trustAnnotations: definition.trustAnnotations === true,
+      allowStdio: definition.allowStdio === true,
       createdAt: '',
       updatedAt: '',
     };
@@ -261,8 +264,16 @@ export class McpConnectionManager {
       return;
     }
     try {
+      if (entry.record.damage !== undefined) {
+        throw new McpConnectionError({
+          serverName: entry.record.name,
+          message: `its stored record cannot be read: ${entry.record.damage}; it is not connected.`,
+          permanent: true,
+          hint: `Remove it with \`forge mcp remove ${entry.record.name}\` and add it again with \`forge mcp add\`.`,
+        });
+      }
       const endpoint: McpEndpoint = { ...entry.endpoint, headers: this.headersOf(entry.record) };
-      const transport = client.createClientTransport(endpoint, { fetch: this.options.fetch, stdio: this.options.stdio });
+      const transport = client.createClientTransport(endpoint, { fetch: this.options.fetch, stdio: this.stdioFor(entry.record) });
       connection = await client.McpClientConnection.open({
         serverName: entry.record.name,
         transport,
@@ -389,6 +400,11 @@ export class McpConnectionManager {
   private unregisterAll(entry: ServerEntry): void {
     for (const registryName of entry.registered.keys()) this.options.registry.unregister(registryName);
     entry.registered.clear();
+  }
+
+  private stdioFor(record: McpServerRecord): 'allow' | 'refuse' {
+    const { stdio } = this.options;
+    return stdio === 'allow' || (stdio === 'remembered' && record.allowStdio === true) ? 'allow' : 'refuse';
   }
 
   private headersOf(record: McpServerRecord): Record<string, string> {

@@ -42,7 +42,7 @@ export class McpStdioRefusedError extends ForgeError {
     super({
       name: 'McpStdioRefusedError',
       message: `MCP server "${serverName}" uses the stdio transport, which starts a local program; it is refused here.`,
-      hint: 'Run the server over HTTP (Streamable HTTP or SSE) instead. On your own machine the CLI accepts stdio with --allow-stdio; a shared server never does.',
+      hint: `Run the server over HTTP (Streamable HTTP or SSE) instead. On your own machine the CLI starts a stdio server added with \`forge mcp add ${serverName} "<command>" --transport stdio --allow-stdio\` (remembered for that server), or any stdio server with FORGE_MCP_ALLOW_STDIO=1; a server (\`forge mcp serve\`) never does.`,
     });
     this.serverName = serverName;
   }

@@ -257,7 +257,9 @@ describe('host names are judged by every address they resolve to', () => {
 
   it('reports a name that does not resolve as a network error', async () => {
     const error = await failure(guard()('http://nowhere.example/'));
-    expect(error.message).toContain('could not resolve nowhere.example (ENOTFOUND)');
+    expect(error.message).toContain('The host name nowhere.example cannot be resolved.');
+    expect(error.message).not.toContain('ENOTFOUND');
+    expect(error.hint).toMatch(/Check the spelling of the host/);
   });
 });
 

@@ -1,4 +1,4 @@
-import { ForgeError, NetworkError, type GuardedFetch, type GuardedRequestInit } from '../../core/index.js';
+import { ForgeError, NetworkError, systemErrorWithin, type GuardedFetch, type GuardedRequestInit } from '../../core/index.js';
 import { destinationRulesFrom, type DestinationOptions } from './destination-rules.js';
 import { createGuardedResponse } from './guarded-response.js';
 import { loadUndici } from './load-undici.js';
@@ -81,7 +81,8 @@ export function createGuardedFetch(options: GuardedFetchOptions = {}): GuardedFe
       if (ForgeError.isInstance(error)) throw error;
       if (timeout.aborted) throw new NetworkError(shortUrl(hop.url), `no complete response within ${timeoutMs} ms`, error);
       if (init.signal?.aborted === true) throw new NetworkError(shortUrl(hop.url), 'the request was cancelled', error);
-      throw new NetworkError(shortUrl(hop.url), describeFailure(error), error);
+      const system = systemErrorWithin(error);
+      throw new NetworkError(shortUrl(hop.url), system?.message ?? describeFailure(error), error, system?.hint);
     }
   };
 }

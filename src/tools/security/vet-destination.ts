@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { NetworkBlockedError, NetworkError } from '../../core/index.js';
+import { NetworkBlockedError, NetworkError, systemErrorOf } from '../../core/index.js';
 import { describeBlockedAddress } from './blocked-address.js';
 import { describeBlockedHostName } from './blocked-host-name.js';
 import type { DnsLookup, ResolvedAddress } from './dns-lookup.js';
@@ -79,8 +79,8 @@ async function resolveName(url: URL, name: string, lookup: DnsLookup, signal: Ab
     addresses = await Promise.race([lookup(name), rejectOnAbort(signal)]);
   } catch (error) {
     if (signal.aborted) throw error;
-    const code = (error as { code?: unknown }).code;
-    throw new NetworkError(shortUrl(url), `could not resolve ${name}${typeof code === 'string' ? ` (${code})` : ''}`, error);
+    const system = systemErrorOf(error, name);
+    throw new NetworkError(shortUrl(url), system?.message ?? `could not resolve ${name}`, error, system?.hint);
   }
   if (addresses.length === 0) throw new NetworkError(shortUrl(url), `${name} resolved to no addresses`);
   return addresses;
