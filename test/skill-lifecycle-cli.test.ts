@@ -98,6 +98,9 @@ describe('skill lifecycle without traps', () => {
     expect(JSON.parse(reused.stdout)).toEqual({
       error: { name: 'SkillConflictError', message: 'A skill named "fixed-notes" exists already (version 1). Nothing was stored.', hint: 'Choose another name with --name, or pass --force to save this run as version 2 of "fixed-notes".' },
     });
+    const into = await runCli(['skill', 'save', fixedRun, '--into', 'fixed-notes'], world.env);
+    expect(into.code).toBe(1);
+    expect(into.stderr).toContain(`Run ${fixedRun} is already a recording of skill "fixed-notes". Nothing was stored.`);
     expect(await listed()).toMatchObject([{ name: 'fixed-notes', version: 1 }]);
     expect(await versionNotes('fixed-notes')).toEqual([`saved from run ${fixedRun}`]);
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ConfigurationError, ForgeError, NotFoundError, type ApprovalGate, type Policy, type SkillRecord, type SkillVersionRecord, type Store } from '../core/index.js';
+import { ConfigurationError, NotFoundError, describeError, type ApprovalGate, type Policy, type SkillRecord, type SkillVersionRecord, type Store } from '../core/index.js';
 import { resolveRun } from '../runs/index.js';
 import {
   BrokenSkillError,
@@ -146,8 +146,8 @@ export class SkillService {
     try {
       return { ...parseSkillDocument(record.document), name: record.name };
     } catch (error) {
-      if (ForgeError.isInstance(error) && error.name === 'SkillFormatError') throw new BrokenSkillError(record.name, error.message);
-      throw error;
+      // Whatever a stored document holds, reading it fails as this one error, so the skill stays listable and removable.
+      throw new BrokenSkillError(record.name, describeError(error).message);
     }
   }
 
