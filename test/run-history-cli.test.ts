@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../src/core/index.js';
 import type { RunView } from '../src/runs/index.js';
 import { loadConfig } from '../src/runtime/config.js';
-import { openStore } from '../src/store/index.js';
 import { runCli } from './support/built-cli.js';
 import { startEngineWorld, type EngineWorld } from './support/engine-world.js';
+import { inStoreProcess } from './support/store-process.js';
 
 const MODEL = 'openai:gpt-4.1-mini';
 
@@ -23,13 +23,9 @@ describe('run history', () => {
   let agentRun: RunView;
   let toolRun: RunView;
 
-  async function withStore<Result>(work: (store: Store) => Promise<Result>): Promise<Result> {
-    const store = await openStore({ url: loadConfig({ ...world.env, HOME: world.home }, world.home).databaseUrl });
-    try {
-      return await work(store);
-    } finally {
-      await store.close();
-    }
+  /** `work` on the store the CLI uses, in a process of its own (see `inStoreProcess`): it may use only `store` and `args`. */
+  function withStore<Result, Args = null>(work: (store: Store, args: Args) => Promise<Result>, args?: Args): Promise<Result> {
+    return inStoreProcess(loadConfig(world.env, world.home).databaseUrl, work, (args ?? null) as Args);
   }
 
   async function showRun(reference: string): Promise<RunView> {
@@ -60,12 +56,15 @@ describe('run history', () => {
     expect(called.code, called.stderr).toBe(0);
     toolRun = await showRun((JSON.parse(called.stdout) as { run_id: string }).run_id);
     // Two runs whose ids share a prefix, as random ids sometimes do.
-    await withStore(async (store) => {
-      for (const id of ['abc123000001', 'abc123000002']) {
-        await store.runs.create({ id, task: `twin run ${id}`, model: MODEL, conversationId: null });
-        await store.runs.update(id, { status: 'completed', haltReason: 'final_answer' });
-      }
-    });
+    await withStore(
+      async (store, model) => {
+        for (const id of ['abc123000001', 'abc123000002']) {
+          await store.runs.create({ id, task: `twin run ${id}`, model, conversationId: null });
+          await store.runs.update(id, { status: 'completed', haltReason: 'final_answer' });
+        }
+      },
+      MODEL,
+    );
   }, 60_000);
   afterAll(async () => {
     await world?.close();
@@ -148,16 +147,20 @@ describe('run history', () => {
   }, 60_000);
 
   it('forge runs delete removes a run with its run log, events, steps, model calls, run state and approvals, and nothing of other runs', async () => {
-    const before = await withStore(async (store) => ({
-      events: (await store.events.list(agentRun.run_id)).length,
-      steps: (await store.steps.list(agentRun.run_id)).length,
-      modelCalls: (await store.modelCalls.list(agentRun.run_id)).length,
-      state: await store.runStates.get(agentRun.run_id),
-      toolRunEvents: await store.events.list(toolRun.run_id),
-    }));
+    const ids = { agent: agentRun.run_id, tool: toolRun.run_id };
+    const before = await withStore(
+      async (store, { agent, tool }) => ({
+        events: (await store.events.list(agent)).length,
+        steps: (await store.steps.list(agent)).length,
+        modelCalls: (await store.modelCalls.list(agent)).length,
+        state: await store.runStates.get(agent),
+        toolRunEvents: await store.events.list(tool),
+      }),
+      ids,
+    );
     expect(before).toMatchObject({ events: expect.any(Number), steps: 1, modelCalls: 2, state: expect.anything() });
     expect(before.events).toBeGreaterThan(4);
-    await withStore((store) => store.approvals.request({ runId: agentRun.run_id, callId: 'call_old', tool: 'http_request', inputDigest: 'ab'.repeat(32), reason: 'asked once', expiresAt: null }));
+    await withStore((store, runId) => store.approvals.request({ runId, callId: 'call_old', tool: 'http_request', inputDigest: 'ab'.repeat(32), reason: 'asked once', expiresAt: null }), agentRun.run_id);
     expect(await exists(agentRun.log_file!)).toBe(true);
 
     const deleted = await runCli(['runs', 'delete', await uniquePrefixOf(agentRun.run_id), '--json'], world.env);
@@ -166,15 +169,18 @@ describe('run history', () => {
 
     expect(await exists(agentRun.log_file!)).toBe(false);
     expect(
-      await withStore(async (store) => ({
-        run: await store.runs.get(agentRun.run_id),
-        events: await store.events.list(agentRun.run_id),
-        steps: await store.steps.list(agentRun.run_id),
-        modelCalls: await store.modelCalls.list(agentRun.run_id),
-        state: await store.runStates.get(agentRun.run_id),
-        approvals: await store.approvals.list({ runId: agentRun.run_id }),
-        toolRunEvents: await store.events.list(toolRun.run_id),
-      })),
+      await withStore(
+        async (store, { agent, tool }) => ({
+          run: await store.runs.get(agent),
+          events: await store.events.list(agent),
+          steps: await store.steps.list(agent),
+          modelCalls: await store.modelCalls.list(agent),
+          state: await store.runStates.get(agent),
+          approvals: await store.approvals.list({ runId: agent }),
+          toolRunEvents: await store.events.list(tool),
+        }),
+        ids,
+      ),
     ).toEqual({ run: undefined, events: [], steps: [], modelCalls: [], state: undefined, approvals: [], toolRunEvents: before.toolRunEvents });
     expect(await exists(toolRun.log_file!)).toBe(true);
     const shown = await runCli(['runs', 'show', agentRun.run_id], world.env);
@@ -185,11 +191,14 @@ describe('run history', () => {
   it('forge runs delete refuses a running or waiting run unless --force, and deletes nothing when one reference fails', async () => {
     // Owned by this test process, which is alive: opening the CLI does not end them as interrupted.
     const owner = { pid: process.pid, host: hostname() };
-    await withStore(async (store) => {
-      await store.runs.create({ id: 'live00000001', task: 'a run in progress', model: MODEL, conversationId: null, owner });
-      await store.runs.create({ id: 'wait00000001', task: 'a run waiting for an approval', model: MODEL, conversationId: null, owner });
-      await store.runs.update('wait00000001', { status: 'waiting', haltReason: 'awaiting_approval' });
-    });
+    await withStore(
+      async (store, { model, owner }) => {
+        await store.runs.create({ id: 'live00000001', task: 'a run in progress', model, conversationId: null, owner });
+        await store.runs.create({ id: 'wait00000001', task: 'a run waiting for an approval', model, conversationId: null, owner });
+        await store.runs.update('wait00000001', { status: 'waiting', haltReason: 'awaiting_approval' });
+      },
+      { model: MODEL, owner },
+    );
 
     const running = await runCli(['runs', 'delete', 'live0'], world.env);
     expect(running.code).toBe(1);
@@ -211,7 +220,7 @@ describe('run history', () => {
     const forced = await runCli(['runs', 'delete', 'live0', 'wait0', toolRun.run_id, '--force'], world.env);
     expect(forced.code, forced.stderr).toBe(0);
     expect(forced.stdout).toBe(`Deleted run live00000001.\nDeleted run wait00000001.\nDeleted run ${toolRun.run_id} and its log ${toolRun.log_file}.\n`);
-    expect(await withStore(async (store) => (await store.runs.list()).map((run) => run.id).filter((id) => ['live00000001', 'wait00000001', toolRun.run_id].includes(id)))).toEqual([]);
+    expect(await withStore(async (store, gone) => (await store.runs.list()).map((run) => run.id).filter((id) => gone.includes(id)), ['live00000001', 'wait00000001', toolRun.run_id])).toEqual([]);
     expect(await exists(toolRun.log_file!)).toBe(false);
   }, 60_000);
 });

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../src/core/index.js';
 import { loadConfig } from '../src/runtime/config.js';
-import { openStore } from '../src/store/index.js';
 import { runCli } from './support/built-cli.js';
 import { startEngineWorld, type EngineWorld } from './support/engine-world.js';
+import { inStoreProcess } from './support/store-process.js';
 
 const MODEL = 'openai:gpt-4.1-mini';
 /** Only generic words: no request value to make a variable of, so its skill's template is the task itself. */
@@ -23,13 +23,9 @@ describe('skill lifecycle without traps', () => {
   let fixedRun: string;
   let otherRun: string;
 
-  async function withStore<Result>(work: (store: Store) => Promise<Result>): Promise<Result> {
-    const store = await openStore({ url: loadConfig(world.env, world.home).databaseUrl });
-    try {
-      return await work(store);
-    } finally {
-      await store.close();
-    }
+  /** `work` on the store the CLI uses, in a process of its own (see `inStoreProcess`): it may use only `store` and `args`. */
+  function withStore<Result, Args = null>(work: (store: Store, args: Args) => Promise<Result>, args?: Args): Promise<Result> {
+    return inStoreProcess(loadConfig(world.env, world.home).databaseUrl, work, (args ?? null) as Args);
   }
 
   async function listed(): Promise<SkillRow[]> {
@@ -131,7 +127,7 @@ describe('skill lifecycle without traps', () => {
 
   it('a broken skill entry is listed with its problem, shown raw, refused with the way out, removed, and blocks no other skill', async () => {
     const brokenDocument = { format: 'forge-skill', version: 2, name: 'broken-one', steps: 'hand-edited into a string' };
-    await withStore((store) => store.skills.save({ id: 'broken-id', name: 'broken-one', description: 'edited by hand', document: brokenDocument, note: 'saved' }));
+    await withStore((store, document) => store.skills.save({ id: 'broken-id', name: 'broken-one', description: 'edited by hand', document, note: 'saved' }), brokenDocument);
 
     const rows = await listed();
     expect(rows.map((row) => [row.name, row.problem === null])).toEqual([
