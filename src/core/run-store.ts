@@ -45,4 +45,15 @@ export interface RunStore {
   get(id: string): Promise<RunRecord | undefined>;
   /** Newest first; only runs in one of `statuses` when given; only runs started before run `before` when given (a cursor). */
   list(options?: { limit?: number; statuses?: readonly RunStatus[]; before?: string }): Promise<RunRecord[]>;
+  /**
+   * Runs whose id starts with `prefix`, newest first, at most `limit`. The prefix is taken literally
+   * and case-sensitively (`%` and `_` match only themselves); an empty prefix matches nothing.
+   */
+  findByIdPrefix(prefix: string, limit: number): Promise<RunRecord[]>;
+  /**
+   * Deletes a run with everything recorded under it, in one transaction: its events, steps, model
+   * calls, run state and approvals, then its row. Returns whether the run existed. Its run log file is
+   * not the store's: the caller removes it. Conversations it took part in stay.
+   */
+  delete(id: string): Promise<boolean>;
 }

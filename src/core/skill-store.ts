@@ -57,6 +57,11 @@ export interface SkillStore {
   list(): Promise<SkillRecord[]>;
   /** Marks a skill stale with its reason, or active again with `reason: null`; throws NotFoundError for an unknown skill. */
   setStatus(idOrName: string, status: SkillStatus, reason: string | null): Promise<SkillRecord>;
+  /**
+   * Gives a skill another name, keeping its id, versions and status; throws NotFoundError for an unknown
+   * skill and DuplicateRecordError when another skill has the name. Documents are not touched.
+   */
+  rename(idOrName: string, name: string): Promise<SkillRecord>;
   /** Deletes the skill with every version; returns whether it existed. */
   delete(idOrName: string): Promise<boolean>;
 }

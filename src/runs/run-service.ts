@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import { describeError, ForgeError, NotFoundError, parseRunState, type EventBus, type ForgeEvent, type RunKind, type RunOwner, type RunRecord, type RunState, type RunStatus, type Store } from '../core/index.js';
 import { finishRun, type LoopPersistence, type LoopResume, type RunSummary } from '../agent/index.js';
 import { createRunEmitter, type RunEmitter } from '../events/index.js';
@@ -6,6 +7,7 @@ import { CostMeter, addCosts, type CostTotals } from '../llm/index.js';
 import { RunRecorder, runLogPath } from '../runlog/index.js';
 import { endInterruptedRuns, processAlive } from './interrupted-runs.js';
 import { RunEventFeed } from './run-event-feed.js';
+import { resolveRun } from './run-reference.js';
 
 export function newRunId(): string {
   return randomBytes(6).toString('hex');
@@ -62,6 +64,29 @@ export class RunNotResumableError extends ForgeError {
   constructor(runId: string, why: string, hint: string) {
     super({ name: 'RunNotResumableError', message: `Run ${runId} cannot be resumed: ${why}.`, hint });
   }
+}
+
+/** A run that may not be deleted as it stands (it is running or waiting), and how to go on. */
+export class RunNotDeletableError extends ForgeError {
+  readonly runId: string;
+  constructor(run: RunRecord) {
+    const why =
+      run.status === 'running'
+        ? `it is running${run.owner === null ? '' : ` (pid ${run.owner.pid} on ${run.owner.host})`}: deleting it would drop a run in progress, and its process would fail to record the rest`
+        : 'it waits for an approval: deleting it drops the request unanswered';
+    super({
+      name: 'RunNotDeletableError',
+      message: `Run ${run.id} is not deleted: ${why}.`,
+      hint: run.status === 'running' ? 'Stop it first (Ctrl-C in its terminal), or pass --force to delete it anyway.' : `Cancel it first with \`forge runs cancel ${run.id}\`, or pass --force to delete it anyway.`,
+    });
+    this.runId = run.id;
+  }
+}
+
+/** A deleted run: its id and the run log file that went with it (null when it had none). */
+export interface DeletedRun {
+  readonly runId: string;
+  readonly logFile: string | null;
 }
 
 export interface RunServiceOptions {
@@ -142,9 +167,10 @@ export class RunService {
    * atomic, so two processes never resume the same run; the loop then settles the calls it owed results
    * for (see `runLoop`). Refuses (`RunNotResumableError`, `RunStateError`) when there is nothing to go on from.
    */
-  async resume<Result extends RunSummary>(runId: string, spec: ResumeSpec<Result>): Promise<RunHandle<Result>> {
+  async resume<Result extends RunSummary>(reference: string, spec: ResumeSpec<Result>): Promise<RunHandle<Result>> {
     const { store, owner } = this.options;
-    const run = await this.get(runId);
+    const run = await this.get(reference);
+    const runId = run.id;
     const resumable = run.status === 'waiting' || (run.status === 'failed' && run.haltReason === 'interrupted');
     if (!resumable) {
       const why = run.status === 'running' ? `it is running (pid ${run.owner?.pid ?? '?'} on ${run.owner?.host ?? '?'})` : `it ended ${run.status}${run.haltReason === null ? '' : ` (${run.haltReason})`}`;
@@ -231,11 +257,48 @@ export class RunService {
     return this.options.store.runs.list(options);
   }
 
-  /** One stored run, by id; a clear error when there is none. */
-  async get(runId: string): Promise<RunRecord> {
-    const run = await this.options.store.runs.get(runId);
-    if (run === undefined) throw new NotFoundError('run', runId, 'List runs with `forge runs list`.');
-    return run;
+  /**
+   * One stored run, by its id or a unique prefix of it (see `resolveRun`): `NotFoundError` when there is
+   * none, `AmbiguousRunIdError` listing the candidates when several runs start with the prefix.
+   */
+  get(reference: string): Promise<RunRecord> {
+    return resolveRun(this.options.store.runs, reference);
+  }
+
+  /** The newest stored run; `NotFoundError` when none is stored. */
+  async newest(): Promise<RunRecord> {
+    const [newest] = await this.options.store.runs.list({ limit: 1 });
+    if (newest === undefined) throw new NotFoundError('run', '--last', 'No run is recorded yet: start one with `forge run "<task>"`.');
+    return newest;
+  }
+
+  /** Where a stored run's log is (by id or unique prefix; the newest run when none is given); an error saying why when it has none. */
+  async runLog(reference?: string): Promise<string> {
+    const run = reference === undefined ? await this.newest() : await this.get(reference);
+    if (run.logFile === null) throw new NotFoundError('run log of run', run.id, 'It was stored before runs recorded their log file; look for it in FORGE_HOME/runs/.');
+    return run.logFile;
+  }
+
+  /**
+   * Deletes runs (by id or unique prefix) with everything recorded under them and their run log
+   * files. All or nothing up front: every reference is resolved and every run checked before any is
+   * deleted. A run that is running or waiting is refused (`RunNotDeletableError`) unless `force`.
+   */
+  async delete(references: readonly string[], options: { readonly force?: boolean } = {}): Promise<DeletedRun[]> {
+    const runs: RunRecord[] = [];
+    for (const reference of references) {
+      const run = await this.get(reference);
+      if (!runs.some((other) => other.id === run.id)) runs.push(run);
+    }
+    const live = runs.find((run) => run.status === 'running' || run.status === 'waiting');
+    if (live !== undefined && options.force !== true) throw new RunNotDeletableError(live);
+    const deleted: DeletedRun[] = [];
+    for (const run of runs) {
+      await this.options.store.runs.delete(run.id);
+      if (run.logFile !== null) await rm(run.logFile, { force: true });
+      deleted.push({ runId: run.id, logFile: run.logFile });
+    }
+    return deleted;
   }
 
   /**

@@ -18,6 +18,7 @@ export function listApprovals(runtime: ForgeRuntime, options: { all?: boolean; r
 }
 
 export interface AnswerApprovalOptions {
+  /** The run's id or a unique prefix of it. */
   readonly runId: string;
   readonly callId: string;
   readonly decision: 'approved' | 'denied';
@@ -45,8 +46,9 @@ export interface AnswerApprovalResult {
  * refused. Then the run goes on: its own process, when alive and waiting, sees the answer and resumes
  * it; otherwise this process resumes it from its checkpoint (a restart between request and answer is fine).
  */
-export async function answerApproval(runtime: ForgeRuntime, options: AnswerApprovalOptions): Promise<AnswerApprovalResult> {
+export async function answerApproval(runtime: ForgeRuntime, given: AnswerApprovalOptions): Promise<AnswerApprovalResult> {
   const { store } = runtime;
+  const options = { ...given, runId: (await runtime.runs.get(given.runId)).id };
   const existing = await store.approvals.get(options.runId, options.callId);
   if (existing === undefined) {
     const others = await store.approvals.list({ runId: options.runId, statuses: ['pending'] });
@@ -130,8 +132,9 @@ export async function expireRun(runtime: ForgeRuntime, runId: string): Promise<v
 }
 
 /** Cancels a waiting run: its requests expire unanswered and it ends `cancelled`; none of its waiting calls runs. */
-export async function cancelWaitingRun(runtime: ForgeRuntime, runId: string, reason = 'cancelled'): Promise<void> {
-  const run = await runtime.runs.get(runId);
+export async function cancelWaitingRun(runtime: ForgeRuntime, reference: string, reason = 'cancelled'): Promise<void> {
+  const run = await runtime.runs.get(reference);
+  const runId = run.id;
   if (run.status !== 'waiting') throw new ApprovalAnswerError(`Run ${runId} is ${run.status}; only a waiting run can be cancelled from another process.`, 'A running run is cancelled with Ctrl-C in its terminal.');
   const pending = await runtime.store.approvals.list({ runId, statuses: ['pending'] });
   for (const approval of pending) await runtime.store.approvals.settle(runId, approval.callId, 'expired', reason);

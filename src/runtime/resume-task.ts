@@ -18,21 +18,23 @@ export interface ResumeTaskOptions {
 }
 
 /**
- * `forge run --resume <run-id>`: goes on with a stored agent or convergence run from its last checkpoint
+ * `forge run --resume <run-id|prefix>`: goes on with a stored agent or convergence run from its last checkpoint
  * (see `RunService.resume` and `runLoop`), with the model, tools, system prompt and conversation it had.
  * Refuses before touching the run when its model is not configured here or a tool of its set no longer
  * exists; completed calls are never run again.
  */
-export async function resumeTask(runtime: ForgeRuntime, runId: string, options: ResumeTaskOptions = {}): Promise<RunTaskResult> {
-  const { handle, conversationId } = await beginResume(runtime, runId, options);
+export async function resumeTask(runtime: ForgeRuntime, reference: string, options: ResumeTaskOptions = {}): Promise<RunTaskResult> {
+  const { handle, conversationId } = await beginResume(runtime, reference, options);
   const result = await handle.result;
   return { ...result, conversation_id: conversationId(), log_file: handle.logFile };
 }
 
 /** `resumeTask` without waiting: refuses what it refuses, then returns the resumed run's handle at once. */
-export async function beginResume(runtime: ForgeRuntime, runId: string, options: ResumeTaskOptions = {}): Promise<{ handle: RunHandle<AgentRunResult | ConvergeRunResult>; conversationId: () => string }> {
+export async function beginResume(runtime: ForgeRuntime, reference: string, options: ResumeTaskOptions = {}): Promise<{ handle: RunHandle<AgentRunResult | ConvergeRunResult>; conversationId: () => string }> {
+  const run = await runtime.runs.get(reference);
+  const runId = run.id;
   // A run that paused for an answer takes it from the store; otherwise approvals go to the runtime's gate.
-  const paused = (await runtime.runs.get(runId)).status === 'waiting';
+  const paused = run.status === 'waiting';
   const approvals = options.approvals ?? (paused ? new StoredApprovalGate(runtime.store, { timeoutMs: runtime.config.approvalTimeoutMs }) : undefined);
   // The model is resolved with this runtime's credentials before the run is touched: a missing key refuses here.
   const saved = await runtime.store.runStates.get(runId);

@@ -3,7 +3,6 @@ import { createUtilityModel, type ResolvedModel } from '../llm/index.js';
 import {
   extractSkillInputs,
   matchSkillForTask,
-  parseSkillDocument,
   refuseReplay,
   replaySkill,
   replayTaskText,
@@ -135,15 +134,8 @@ export type SkillAwareRunResult = (RunSkillResult & { readonly replayed_skill: s
  * no skill fits, the full agent runs. Either way the run's log opens with a `skill-match` event.
  */
 export async function runTaskWithSkills(runtime: ForgeRuntime, options: RunTaskOptions & Pick<RunSkillOptions, 'rescueModel'>): Promise<SkillAwareRunResult> {
-  const documents: SkillDocument[] = [];
-  for (const record of await runtime.skills.list()) {
-    if (record.status !== 'active') continue;
-    try {
-      documents.push(parseSkillDocument(record.document));
-    } catch {
-      // An unreadable stored skill cannot match; `forge skill show` reports why.
-    }
-  }
+  // A broken stored skill cannot match; `forge skill list` shows why.
+  const documents = (await runtime.skills.list()).flatMap((entry) => (entry.record.status === 'active' && entry.document !== null ? [entry.document] : []));
   const match = matchSkillForTask(options.task, documents);
   if (match.matched) {
     const replayed = await runSkill(runtime, {

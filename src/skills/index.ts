@@ -12,7 +12,7 @@ export { cassetteRegistry, testSkillAgainstRecording, type SkillTestReport } fro
 export { parseSkillDocument } from './document/parse-skill-document.js';
 export { fillTemplate, readTemplate, templateSlots } from './document/templates.js';
 export { SKILL_FORMAT_VERSION, skillDocumentSchema, type ArgumentBinding, type Condition, type Recording, type Selection, type SkillDocument, type SkillStep, type SlotBinding, type VariableOrigin } from './document/skill-document.js';
-export { SkillFormatError, SkillInputError, SkillModeError, SkillRecordingError, SkillRefusedError, SkillResolutionError, SkillStaleError } from './skill-errors.js';
+export { BrokenSkillError, SkillConflictError, SkillFormatError, SkillInputError, SkillModeError, SkillRecordingError, SkillRefusedError, SkillResolutionError, SkillStaleError } from './skill-errors.js';
 export { toolSchemaProblems } from './skill-health.js';
 export { dependentValueNames, parseInputPairs, unpinnedWriteConstants, validateSkillInputs, type InputValue, type SkillInputs } from './skill-inputs.js';
 export { TASK_MATCH_MARGIN, TASK_MATCH_THRESHOLD, matchSkill, matchSkillForTask, readTaskInputs, type SkillMatch, type TaskMatch } from './skill-matching.js';
@@ -20,5 +20,6 @@ export { extractSkillInputs, type ExtractionOptions, type InputExtraction } from
 export { mergeRecording } from './merge-recordings.js';
 export { pinConstants } from './pin-constants.js';
 export { parseSkillReference } from './skill-reference.js';
+export { MAX_SKILL_NAME_LENGTH, SkillNameError, assertSkillName, skillNameProblem } from './skill-name.js';
 export { skillProductView, type SkillProductView } from './skill-product.js';
 export { traceFromEvents, type Trace, type TraceStep } from './trace.js';

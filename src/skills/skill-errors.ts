@@ -93,3 +93,27 @@ export class SkillRefusedError extends ForgeError {
     this.reasons = reasons;
   }
 }
+
+/** A save that would repeat what is stored: the run is already a skill, or the name is taken. Nothing was stored. */
+export class SkillConflictError extends ForgeError {
+  readonly skill: string;
+  constructor(skill: string, message: string, hint: string) {
+    super({ name: 'SkillConflictError', message: `${message} Nothing was stored.`, hint });
+    this.skill = skill;
+  }
+}
+
+/** A stored skill whose document no longer reads (hand-edited, or from another Forge); it can still be listed, shown raw and removed. */
+export class BrokenSkillError extends ForgeError {
+  readonly skill: string;
+  readonly problem: string;
+  constructor(skill: string, problem: string) {
+    super({
+      name: 'BrokenSkillError',
+      message: `Stored skill "${skill}" cannot be read: ${problem}`,
+      hint: `See what is stored with \`forge skill show ${skill} --raw\`, and remove it with \`forge skill remove ${skill}\` (then save or import it again).`,
+    });
+    this.skill = skill;
+    this.problem = problem;
+  }
+}

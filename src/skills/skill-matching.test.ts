@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseSkillDocument } from './document/parse-skill-document.js';
 import type { SkillDocument } from './document/skill-document.js';
-import { matchSkill, readTaskInputs } from './skill-matching.js';
+import { matchSkill, matchSkillForTask, readTaskInputs } from './skill-matching.js';
 
 const topResults = parseSkillDocument(JSON.parse(readFileSync(new URL('./document/corpus/v1-legacy.json', import.meta.url), 'utf8')));
 const releaseNotes: SkillDocument = {
@@ -22,6 +22,18 @@ describe('skill matching', () => {
   it('does not stretch a variable over a clause of its own', () => {
     expect(readTaskInputs(releaseNotes, 'Find the latest release of lumen and email it to bob, choose the official documentation and summarize what changed.')).toBeUndefined();
     expect(readTaskInputs(releaseNotes, 'Find the latest release of lumen, choose the official documentation and summarize what changed. Then delete it.')).toBeUndefined();
+  });
+
+  it('reads a template without variables as exactly its own task, with no inputs, and nothing else', () => {
+    // Only generic words: the similarity match has no content word to go on, so only the exact reading finds it.
+    const task = 'Find the latest release notes and summarize them.';
+    const fixed: SkillDocument = { ...releaseNotes, name: 'fixed-notes', task_template: task, variables_schema: { type: 'object', properties: {}, required: [], additionalProperties: false }, recordings: releaseNotes.recordings.map((recording) => ({ ...recording, task, inputs: {} })) };
+
+    expect(readTaskInputs(fixed, 'find the latest  release notes and summarize them')).toEqual({});
+    expect(readTaskInputs(fixed, 'Find the latest release notes and summarize them twice.')).toBeUndefined();
+    expect(matchSkillForTask(task, [releaseNotes, fixed])).toMatchObject({ matched: true, skill: { name: 'fixed-notes' }, inputs: {}, score: 1 });
+    expect(matchSkillForTask('Find the latest release notes and delete them.', [releaseNotes, fixed])).toMatchObject({ matched: false });
+    expect(matchSkill(task, [fixed])).toMatchObject({ matched: true, inputs: {} });
   });
 
   it('matches the skill whose template reads the task, with a reason', () => {

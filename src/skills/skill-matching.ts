@@ -23,16 +23,18 @@ const MAX_MATCHED_TASK_LENGTH = 4_000;
 
 /**
  * Reads a task against one skill's task template. Literal text must match exactly (case and spacing
- * aside); each `{{variable}}` captures a short value that is not a clause of its own: no sentence
+ * aside; a template without variables reads exactly its own task, with no inputs); each `{{variable}}` captures a short value that is not a clause of its own: no sentence
  * punctuation, at most max(3, twice the recorded example's words) words. Returns the inputs, or
  * undefined when the task does not fit.
  */
 export function readTaskInputs(document: SkillDocument, task: string): Record<string, string> | undefined {
   const template = normalize(document.task_template);
   const names = templateVariables(template);
+  // A template with no variables reads only its own task: the identical repeat, the cheapest replay there is.
+  if (names.length === 0) return template !== '' && template === normalize(task) ? {} : undefined;
   // The pattern comes from a document (an imported skill, too): placeholders side by side, too many of
   // them or a very long task would let its lazy groups backtrack for a long time, so none is tried.
-  if (names.length === 0 || names.length > MAX_TEMPLATE_VARIABLES || task.length > MAX_MATCHED_TASK_LENGTH || /\}\}\s*\{\{/.test(template)) return undefined;
+  if (names.length > MAX_TEMPLATE_VARIABLES || task.length > MAX_MATCHED_TASK_LENGTH || /\}\}\s*\{\{/.test(template)) return undefined;
   const pattern = template
     .split(/(\{\{[a-z][a-z0-9_]*\}\})/)
     .map((part) => {

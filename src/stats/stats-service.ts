@@ -7,6 +7,8 @@ import { allRunsStats, newestRunStats, storedRunStats } from './stored-stats.js'
 export interface StatsRequest {
   readonly files: readonly string[];
   readonly all: boolean;
+  /** One stored run, by id or unique id prefix. */
+  readonly run?: string;
 }
 
 /** One run's figures, or many runs added up, with where they came from. */
@@ -25,11 +27,12 @@ export class StatsService {
     return this.found(await newestRunStats(this.store));
   }
 
-  /** One stored run's figures; `NotFoundError` for an unknown id. */
-  async run(runId: string): Promise<RunStats> {
-    const stats = await storedRunStats(this.store, runId);
-    if (stats === undefined) throw new NotFoundError('run', runId, 'List the recorded runs with `forge runs list`.');
-    return stats;
+  /** One stored run's figures, by id or unique id prefix (see `resolveRun`). */
+  async run(reference: string): Promise<RunStats> {
+    // Loaded on use: the run service's module graph is larger than `forge stats` otherwise needs.
+    const { resolveRun } = await import('../runs/index.js');
+    const run = await resolveRun(this.store.runs, reference);
+    return (await storedRunStats(this.store, run.id))!;
   }
 
   /** Every stored run added up; `NotFoundError` when no run is stored. */
@@ -53,6 +56,7 @@ export async function answerStats(request: StatsRequest, openStats: () => Promis
   if (request.files.length > 0) return { scope: 'runs', source: 'run logs', stats: await runLogsStats(request.files) };
   const opened = await openStats();
   try {
+    if (request.run !== undefined) return { scope: 'run', stats: await opened.stats.run(request.run) };
     return request.all ? { scope: 'runs', source: 'stored runs', stats: await opened.stats.allRuns() } : { scope: 'run', stats: await opened.stats.newestRun() };
   } finally {
     await opened.close();

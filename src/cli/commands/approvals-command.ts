@@ -49,11 +49,11 @@ async function answer(decision: 'approved' | 'denied', runId: string, callId: st
     if (json) {
       printJson({ approval: approvalView(outcome.approval), resumed: outcome.resumed });
     } else {
-      printOut(`${decision === 'approved' ? 'Approved' : 'Denied'} ${outcome.approval.tool} (${callId}) of run ${runId}.\n`);
+      printOut(`${decision === 'approved' ? 'Approved' : 'Denied'} ${outcome.approval.tool} (${callId}) of run ${outcome.approval.runId}.\n`);
       if (outcome.resumed === null) {
         printOut('The run goes on in the process that waits for it (or once its other requests are answered).\n');
       } else {
-        printOut(`Resumed run ${runId} here: ${outcome.resumed.status} (${outcome.resumed.halt_reason}).\n`);
+        printOut(`Resumed run ${outcome.approval.runId} here: ${outcome.resumed.status} (${outcome.resumed.halt_reason}).\n`);
         if (outcome.resumed.answer !== null) printOut(`${outcome.resumed.answer}\n`);
         if (outcome.resumed.error !== null) printError(errorLines(outcome.resumed.error));
       }
@@ -103,7 +103,7 @@ Examples:
     approvals
       .command(name)
       .description(decision === 'approved' ? 'Approve a waiting call: it runs once, and its run goes on.' : 'Deny a waiting call: it never runs; the model is told the reason and the run goes on.')
-      .argument('<run-id>', 'the run that waits (from `forge approvals list`)')
+      .argument('<run-id>', 'the run that waits (from `forge approvals list`), or a unique prefix of its id')
       .argument('<call-id>', 'the call it waits on')
       .option('--reason <text>', decision === 'approved' ? 'why (recorded)' : 'why not (required; the model is told)')
       .option('--digest <prefix>', "answer only if the call's input digest starts with this (what `forge approvals list` showed you)")

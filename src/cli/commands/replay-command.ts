@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { ConfigurationError, RunLogError } from '../../core/index.js';
 import { EXIT, reportError } from '../command-errors.js';
@@ -5,6 +6,7 @@ import { formatEventLine } from '../event-line/index.js';
 import { cliRedactor, printError, printJson, printOut } from '../terminal-output.js';
 
 interface ReplayCommandOptions {
+  last?: boolean;
   speed: number;
   paused?: boolean;
   tui: boolean;
@@ -12,7 +14,8 @@ interface ReplayCommandOptions {
 }
 
 /**
- * `forge replay <run.jsonl>`: shows a recorded run again from its run log alone, through the same view
+ * `forge replay <run.jsonl|run-id|prefix|--last>`: shows a recorded run again from its run log alone (a
+ * stored run is looked up only to find its log), through the same view
  * as a live run (on a terminal), as plain trace lines (`--no-tui` or not a terminal), or as the run's
  * totals (`--json`). A malformed or cut-off log replays up to the bad line, then names the file, line
  * and problem and exits non-zero.
@@ -21,7 +24,8 @@ export function registerReplayCommand(program: Command): void {
   program
     .command('replay')
     .description('Replay a recorded run log in the terminal view, at the pace it was recorded.')
-    .argument('<run.jsonl>', 'a run log file (FORGE_HOME/runs/…)')
+    .argument('[run]', 'a run log file (FORGE_HOME/runs/…), or a stored run by id or unique id prefix')
+    .option('--last', 'replay the newest stored run')
     .option('--speed <x>', 'playback speed: 2 is twice as fast, 0.5 half; waits are capped at 2 s', parseSpeed, 1)
     .option('--paused', 'start paused, to step through events one at a time')
     .option('--no-tui', 'print one plain line per event, at once, instead of the view')
@@ -33,17 +37,35 @@ Keys in the view: space pause/play · s or → step one event · q quit.
 
 Examples:
   $ forge replay .forge/runs/2025-06-01T09-00-00-000Z-run-1.jsonl --speed 4
+  $ forge replay 3f2c --speed 4              a stored run by a prefix of its id
+  $ forge replay --last                      the newest run
   $ forge replay run.jsonl --paused          step through from the first event
   $ forge replay run.jsonl --no-tui | grep tool-error`,
     )
-    .action(async (file: string, options: ReplayCommandOptions) => {
-      process.exitCode = await replayCommand(file, options);
+    .action(async (run: string | undefined, options: ReplayCommandOptions) => {
+      process.exitCode = await replayCommand(run, options);
     });
 }
 
-async function replayCommand(file: string, options: ReplayCommandOptions): Promise<number> {
+/** The run log to replay: a file as given, else the log of the stored run the argument (or `--last`) names. */
+async function runLogFile(run: string | undefined, options: ReplayCommandOptions): Promise<string> {
+  if (run !== undefined && options.last === true) throw new ConfigurationError('--last', 'cannot be combined with a run: give one or the other.', 'e.g. forge replay --last, or forge replay 3f2c.');
+  if (run === undefined && options.last !== true) throw new ConfigurationError('run', 'is missing: name a run log file, a run id (or a unique prefix), or pass --last.', 'e.g. forge replay --last; list runs with `forge runs list`.');
+  // Something shaped like a path stays a path, so a mistyped file is reported as a missing file, not as an unknown run.
+  if (run !== undefined && (/[\\/]|\.jsonl$/.test(run) || (await stat(run).catch(() => undefined))?.isFile() === true)) return run;
+  const { openRuntime } = await import('../../runtime/index.js');
+  const runtime = await openRuntime(process.env, process.cwd(), { redactor: cliRedactor });
+  try {
+    return await runtime.runs.runLog(run);
+  } finally {
+    await runtime.close();
+  }
+}
+
+async function replayCommand(run: string | undefined, options: ReplayCommandOptions): Promise<number> {
   const json = options.json === true;
   try {
+    const file = await runLogFile(run, options);
     if (json) return await printTotals(file);
     if (!options.tui || process.stdout.isTTY !== true) return await printTrace(file);
     const { readRunLog } = await import('../../runlog/index.js');

@@ -42,7 +42,7 @@ export function registerRunCommand(program: Command): void {
     .option('--tools <names>', 'only these tools, by exact name, commas between (see `forge tools list`); default every tool there is when the run starts', parseToolList)
     .option('--fresh', 'wipe the toolbox of synthesized tools before the run')
     .option('--keep', 'reuse the toolbox of synthesized tools (the default)')
-    .option('--resume <run-id>', 'go on with a run from its last checkpoint: one whose process ended before it finished (failed, interrupted) or one waiting for an approval; completed tool calls are not run again')
+    .option('--resume <run-id>', 'go on with a run (its id or a unique prefix) from its last checkpoint: one whose process ended before it finished (failed, interrupted) or one waiting for an approval; completed tool calls are not run again')
     .option('--wait-for-approval', 'when a call needs approval, pause the run (status waiting) and wait here until `forge approvals approve|deny` answers it from another terminal; without it a call needing approval is refused')
     .option('--json', 'print only the final result as JSON')
     .option('--no-tui', 'print a plain line per event instead of the live view')

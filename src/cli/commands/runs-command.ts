@@ -58,7 +58,7 @@ export function registerRunsCommand(program: Command): void {
   runs
     .command('show')
     .description('Show one recorded run: what it was, how it ended, what it cost, and where its run log is.')
-    .argument('<run-id>', 'the run id (from `forge runs list` or a run\'s --json output)')
+    .argument('<run-id>', 'the run id (from `forge runs list` or a run\'s --json output), or a unique prefix of it')
     .option('--json', 'print JSON')
     .action(async (runId: string, options: { json?: boolean }) => {
       const json = options.json === true;
@@ -74,18 +74,36 @@ export function registerRunsCommand(program: Command): void {
   runs
     .command('cancel')
     .description('Cancel a run that waits for an approval: its waiting calls never run and it ends cancelled.')
-    .argument('<run-id>', 'the waiting run')
+    .argument('<run-id>', 'the waiting run (its id or a unique prefix)')
     .option('--reason <text>', 'why (recorded)', 'cancelled from the command line')
     .option('--json', 'print JSON')
-    .action(async (runId: string, options: { reason: string; json?: boolean }) => {
+    .action(async (reference: string, options: { reason: string; json?: boolean }) => {
       const json = options.json === true;
       await withRuntime(json, async (runtime) => {
         const { cancelWaitingRun } = await import('../../runtime/index.js');
         const { runView } = await import('../../runs/index.js');
-        await cancelWaitingRun(runtime, runId, options.reason);
-        const run = await runtime.runs.get(runId);
+        const { id } = await runtime.runs.get(reference);
+        await cancelWaitingRun(runtime, id, options.reason);
+        const run = await runtime.runs.get(id);
         if (json) printJson(runView(run));
-        else printOut(`Cancelled run ${runId}.\n`);
+        else printOut(`Cancelled run ${id}.\n`);
+        return EXIT.ok;
+      });
+    });
+
+  runs
+    .command('delete')
+    .description('Delete runs with everything recorded under them: events, steps, model calls, checkpoint, approvals and the run log file.')
+    .argument('<run-id...>', 'the runs (ids or unique prefixes); nothing is deleted unless every one is found')
+    .option('--force', 'delete a run that is running or waiting for an approval, too')
+    .option('--json', 'print JSON')
+    .addHelpText('after', '\nA running or waiting run is refused without --force: stop it (Ctrl-C) or cancel it (`forge runs cancel`) first.\nSkills saved from a run keep their own copy of its recording; deleting the run leaves them whole.')
+    .action(async (references: string[], options: { force?: boolean; json?: boolean }) => {
+      const json = options.json === true;
+      await withRuntime(json, async (runtime) => {
+        const deleted = await runtime.runs.delete(references, { force: options.force === true });
+        if (json) printJson({ deleted: deleted.map((run) => ({ run_id: run.runId, log_file: run.logFile })) });
+        else printOut(deleted.map((run) => `Deleted run ${run.runId}${run.logFile === null ? '' : ` and its log ${run.logFile}`}.\n`).join(''));
         return EXIT.ok;
       });
     });

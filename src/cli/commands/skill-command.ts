@@ -39,19 +39,24 @@ Lifecycle:
   $ forge skill run latest-release-notes --input topic=tessera --json
   $ forge run --skills "Find the latest release of kestrel, choose the official documentation and summarize what changed."
 
-Skills are named by name, id, or name@<version> (forge skill versions <name> lists them).`,
+Skills are named by name, id, or name@<version> (forge skill versions <name> lists them).
+Names are kebab-case; a run already saved, or a name taken, is refused unless --force (a new version).
+  $ forge skill rename latest-release-notes release-notes
+  $ forge skill remove release-notes`,
     );
 
   skill
     .command('save')
     .description('Abstract a finished run into a skill: request values become {{variables}}, values from earlier results stay bound to them, write values nothing explains become inputs.')
-    .argument('<run-id>', 'the run to save (its id is in `forge run --json`)')
+    .argument('<run-id>', 'the run to save: its id (in `forge run --json`, `forge runs list`) or a unique prefix')
     .option('--name <name>', 'kebab-case name (default: derived from the task)')
     .option('--description <text>', 'what the skill does')
     .option('--constant <steps[i].path...>', 'pin these arguments as constants (they never change; a write may then send them)')
     .option('--into <skill>', 'add the run as another recording of this skill (same tools in the same order) instead of saving a new one')
+    .option('--force', 'save even though the run is already saved or the name is taken: the run becomes the next version of the skill of that name')
     .option('--json', 'print the saved skill')
-    .action(async (runId: string, options: { name?: string; description?: string; constant?: string[]; into?: string; json?: boolean }) => {
+    .addHelpText('after', '\nRefused, with nothing stored: a name that is not kebab-case (latest-release-notes), a run already saved as a skill, a name another skill has (unless --force).')
+    .action(async (runId: string, options: { name?: string; description?: string; constant?: string[]; into?: string; force?: boolean; json?: boolean }) => {
       await withRuntime(options.json === true, async (runtime) => {
         const modules = await skillModules();
         const saved = await runtime.skills.saveFromRun(runId, {
@@ -59,6 +64,7 @@ Skills are named by name, id, or name@<version> (forge skill versions <name> lis
           ...(options.description === undefined ? {} : { description: options.description }),
           ...(options.constant === undefined ? {} : { constants: options.constant }),
           ...(options.into === undefined ? {} : { into: options.into }),
+          ...(options.force === true ? { force: true } : {}),
         });
         const { document } = saved;
         print(options.json === true, { ...document, skill_version: saved.version, write_constants: saved.write_constants }, () =>
@@ -70,14 +76,22 @@ Skills are named by name, id, or name@<version> (forge skill versions <name> lis
 
   skill
     .command('list')
-    .description('List stored skills with their status and current version.')
+    .description('List stored skills with their status and current version; a stored skill that no longer reads is listed with why (problem).')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
       await withRuntime(options.json === true, async (runtime) => {
-        const records = await runtime.skills.list();
-        const rows = records.map((record) => ({ id: record.id, name: record.name, version: record.currentVersion, status: record.status, stale_reason: record.staleReason, description: record.description, updated_at: record.updatedAt }));
+        const entries = await runtime.skills.list();
+        const rows = entries.map(({ record, problem }) => ({ id: record.id, name: record.name, version: record.currentVersion, status: record.status, stale_reason: record.staleReason, problem, description: record.description, updated_at: record.updatedAt }));
         print(options.json === true, { skills: rows }, () =>
-          rows.length === 0 ? 'No skills yet. Save one from a run: forge skill save <run-id>\n' : rows.map((row) => `${row.name}@${row.version}  ${row.status}${row.stale_reason === null ? '' : ` (${row.stale_reason})`}  ${row.description}\n`).join(''),
+          rows.length === 0
+            ? 'No skills yet. Save one from a run: forge skill save <run-id>\n'
+            : rows
+                .map((row) =>
+                  row.problem === null
+                    ? `${row.name}@${row.version}  ${row.status}${row.stale_reason === null ? '' : ` (${row.stale_reason})`}  ${row.description}\n`
+                    : `${row.name}@${row.version}  broken: ${row.problem}\n    see it: forge skill show ${row.name} --raw · remove it: forge skill remove ${row.name}\n`,
+                )
+                .join(''),
         );
         return EXIT.ok;
       });
@@ -89,8 +103,13 @@ Skills are named by name, id, or name@<version> (forge skill versions <name> lis
     .argument('<skill>', 'name, id or name@<version>')
     .option('--json', 'print the whole skill document')
     .option('--product', 'only what a customer of the packaged skill sees (no steps, no recording)')
-    .action(async (name: string, options: { json?: boolean; product?: boolean }) => {
+    .option('--raw', 'print the stored document exactly as stored, without reading it (works for a skill that no longer reads)')
+    .action(async (name: string, options: { json?: boolean; product?: boolean; raw?: boolean }) => {
       await withRuntime(options.json === true, async (runtime) => {
+        if (options.raw === true) {
+          printJson((await runtime.skills.raw(name)).document);
+          return EXIT.ok;
+        }
         const modules = await skillModules();
         const { record, document } = await runtime.skills.load(name);
         if (options.product === true) {
@@ -101,6 +120,35 @@ Skills are named by name, id, or name@<version> (forge skill versions <name> lis
         print(options.json === true, { ...document, status: record.status, stale_reason: record.staleReason, skill_version: record.version, current_version: record.currentVersion, write_constants: writeConstants }, () =>
           modules.skillText(document, { status: record.status, staleReason: record.staleReason, version: record.version, currentVersion: record.currentVersion, dependent: modules.dependentValueNames(document), writeConstants }),
         );
+        return EXIT.ok;
+      });
+    });
+
+  skill
+    .command('remove')
+    .description('Delete skills with all their versions (a skill that no longer reads, too). Runs they were saved from are kept.')
+    .argument('<skill...>', 'names or ids; nothing is removed unless every one is found')
+    .option('--json', 'print JSON')
+    .action(async (names: string[], options: { json?: boolean }) => {
+      await withRuntime(options.json === true, async (runtime) => {
+        const removed = await runtime.skills.remove(names);
+        print(options.json === true, { removed: removed.map((entry) => ({ id: entry.id, name: entry.name, versions: entry.versions })) }, () =>
+          removed.map((entry) => `removed skill ${entry.name} (${entry.versions} version${entry.versions === 1 ? '' : 's'})\n`).join(''),
+        );
+        return EXIT.ok;
+      });
+    });
+
+  skill
+    .command('rename')
+    .description('Give a skill a new kebab-case name; its id, versions and status stay (the renamed document is its next version).')
+    .argument('<skill>', 'name or id')
+    .argument('<new-name>', 'kebab-case, not taken by another skill')
+    .option('--json', 'print JSON')
+    .action(async (name: string, newName: string, options: { json?: boolean }) => {
+      await withRuntime(options.json === true, async (runtime) => {
+        const { record, previousName } = await runtime.skills.rename(name, newName);
+        print(options.json === true, { id: record.id, name: record.name, previous_name: previousName, version: record.currentVersion }, () => `renamed skill ${previousName} to ${record.name}@${record.currentVersion}\n`);
         return EXIT.ok;
       });
     });

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { ConfigurationError } from '../../core/index.js';
 import type { RunTotals, UsageTotals } from '../../runlog/index.js';
 import type { AggregateStats, RunStats } from '../../stats/index.js';
 import { EXIT, reportError } from '../command-errors.js';
@@ -77,14 +78,16 @@ export function registerStatsCommand(program: Command): void {
     .description('Add up runs: model calls, tokens and dollars (per model), tool calls, halts by reason, and for synthesized tools the catch rate, reuse ratio and cost per tool.')
     .argument('[run.jsonl...]', 'run log files to read instead of the store (e.g. logs copied from another machine)')
     .option('--all', 'add up every stored run (or every run log given)')
+    .option('--run <run-id>', 'one stored run, by id or unique id prefix')
     .option('--json', 'print JSON')
-    .addHelpText('after', '\nWithout files: the newest stored run, or with --all every stored run, added up by the database.\nOne file gives that run\'s figures; several files (or --all) give the totals across them.')
-    .action(async (given: string[], options: { all?: boolean; json?: boolean }) => {
+    .addHelpText('after', '\nWithout files: the newest stored run (or the one --run names), or with --all every stored run, added up by the database.\nOne file gives that run\'s figures; several files (or --all) give the totals across them.')
+    .action(async (given: string[], options: { all?: boolean; run?: string; json?: boolean }) => {
       const json = options.json === true;
       try {
+        if (options.run !== undefined && (given.length > 0 || options.all === true)) throw new ConfigurationError('--run', 'names one stored run: it cannot be combined with run log files or --all.');
         // Loaded on use, so `forge --help` and other commands start fast; the store alone, not the whole runtime.
         const [{ answerStats }, { openStats }] = await Promise.all([import('../../stats/index.js'), import('../../runtime/open-stats.js')]);
-        const answer = await answerStats({ files: given, all: options.all === true }, () => openStats(process.env));
+        const answer = await answerStats({ files: given, all: options.all === true, ...(options.run === undefined ? {} : { run: options.run }) }, () => openStats(process.env));
         process.exitCode = answer.scope === 'run' ? reportRunStats(answer.stats, json) : reportAggregateStats(answer.stats, answer.source, json);
       } catch (error) {
         process.exitCode = reportError(error, json);

@@ -3,7 +3,7 @@ import { NotFoundError, RUN_STATE_VERSION, type RunState, type Store } from '../
 import type { StoreContractContext } from './store-under-test.js';
 import { newRun, rejectionOf } from './contract-fixtures.js';
 
-function stateOf(runId: string, turn: number): RunState {
+export function stateOf(runId: string, turn: number): RunState {
   return {
     format: 'forge-run-state',
     version: RUN_STATE_VERSION,

@@ -2,7 +2,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { NotFoundError, type Store } from '../../core/index.js';
 import { DuplicateRecordError } from '../duplicate-record-error.js';
 import type { StoreContractContext } from './store-under-test.js';
-import { isoUtc, newRun, rejectionOf } from './contract-fixtures.js';
+import { isoUtc, modelCall, newRun, rejectionOf, runStartEvent, textEvent } from './contract-fixtures.js';
+import { stateOf } from './run-states-contract.js';
 
 /** `Store.runs`: creating, updating, getting and listing runs. */
 export function describeRunsContract(context: StoreContractContext): void {
@@ -120,6 +121,51 @@ export function describeRunsContract(context: StoreContractContext): void {
 
       await expect(store.runs.list({ limit: -1 })).rejects.toThrow(RangeError);
       await expect(store.runs.list({ limit: 1.5 })).rejects.toThrow(RangeError);
+    });
+
+    it('finds runs by a prefix of their id, newest first, up to the limit, taking the prefix literally and case-sensitively', async () => {
+      for (const id of ['3f2c9a1b7e40', '3f2c00000000', '3e000000000a', 'run_1', 'runx1', 'RUN-1']) await store.runs.create(newRun(id));
+
+      expect((await store.runs.findByIdPrefix('3f2c', 10)).map((run) => run.id)).toEqual(['3f2c00000000', '3f2c9a1b7e40']);
+      expect((await store.runs.findByIdPrefix('3f2c', 1)).map((run) => run.id)).toEqual(['3f2c00000000']);
+      expect((await store.runs.findByIdPrefix('3f2c9a1b7e40', 10)).map((run) => run.id)).toEqual(['3f2c9a1b7e40']);
+      expect((await store.runs.findByIdPrefix('3', 10)).map((run) => run.id)).toEqual(['3e000000000a', '3f2c00000000', '3f2c9a1b7e40']);
+      // `_` and `%` are characters of the id, not wildcards; case counts.
+      expect((await store.runs.findByIdPrefix('run_', 10)).map((run) => run.id)).toEqual(['run_1']);
+      expect((await store.runs.findByIdPrefix('%', 10)).map((run) => run.id)).toEqual([]);
+      expect((await store.runs.findByIdPrefix('RUN', 10)).map((run) => run.id)).toEqual(['RUN-1']);
+      expect(await store.runs.findByIdPrefix('', 10)).toEqual([]);
+      expect(await store.runs.findByIdPrefix('4', 10)).toEqual([]);
+    });
+
+    it('deletes a run with its events, steps, model calls, run state and approvals, and leaves other runs whole', async () => {
+      for (const id of ['run-gone', 'run-kept']) {
+        await store.runs.create(newRun(id));
+        await store.events.appendAll([runStartEvent(id, 0), textEvent(id, 1, `text of ${id}`)]);
+        await store.steps.record({ runId: id, index: 0, callId: 'call-1', tool: 'web_search', input: { query: id }, output: 'results', error: null, durationMs: 12 });
+        await store.modelCalls.record(modelCall({ runId: id }));
+        await store.runStates.save(stateOf(id, 1));
+        await store.approvals.request({ runId: id, callId: 'call_1', tool: 'http_request', inputDigest: 'ab'.repeat(32), reason: 'high risk', expiresAt: null });
+      }
+      const kept = await Promise.all([store.runs.get('run-kept'), store.events.list('run-kept'), store.steps.list('run-kept'), store.modelCalls.list('run-kept'), store.runStates.get('run-kept'), store.approvals.list({ runId: 'run-kept' })]);
+
+      expect(await store.runs.delete('run-gone')).toBe(true);
+
+      expect(await store.runs.get('run-gone')).toBeUndefined();
+      expect(await store.events.list('run-gone')).toEqual([]);
+      expect(await store.steps.list('run-gone')).toEqual([]);
+      expect(await store.modelCalls.list('run-gone')).toEqual([]);
+      expect(await store.runStates.get('run-gone')).toBeUndefined();
+      expect(await store.approvals.list({ runId: 'run-gone' })).toEqual([]);
+      expect(await Promise.all([store.runs.get('run-kept'), store.events.list('run-kept'), store.steps.list('run-kept'), store.modelCalls.list('run-kept'), store.runStates.get('run-kept'), store.approvals.list({ runId: 'run-kept' })])).toEqual(kept);
+      expect((await store.runs.list()).map((run) => run.id)).toEqual(['run-kept']);
+    });
+
+    it('deletes nothing for an unknown id', async () => {
+      await store.runs.create(newRun('run-1'));
+
+      expect(await store.runs.delete('missing')).toBe(false);
+      expect((await store.runs.list()).map((run) => run.id)).toEqual(['run-1']);
     });
   });
 }

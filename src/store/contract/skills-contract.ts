@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { NotFoundError, type Store } from '../../core/index.js';
+import { DuplicateRecordError } from '../duplicate-record-error.js';
 import type { StoreContractContext } from './store-under-test.js';
 import { awkwardJson, isoUtc, rejectionOf } from './contract-fixtures.js';
 
@@ -87,6 +88,31 @@ export function describeSkillsContract(context: StoreContractContext): void {
       expect(await store.skills.delete('a-skill')).toBe(false);
       expect(await store.skills.versions('a-skill')).toEqual([]);
       expect((await store.skills.list()).map((skill) => skill.name)).toEqual(['b-skill', 'c-skill']);
+    });
+
+    it('renames a skill keeping its id, versions, status and documents; the old name then finds nothing', async () => {
+      await store.skills.save({ id: 'skill-1', name: 'release-notes', description: 'v1', document, note: 'saved' });
+      await store.skills.save({ id: 'skill-1', name: 'release-notes', description: 'v2', document: { ...document, version: 2 }, note: 'again' });
+      await store.skills.setStatus('release-notes', 'stale', 'schema changed');
+      const versions = await store.skills.versions('skill-1');
+
+      const renamed = await store.skills.rename('release-notes', 'project-notes');
+
+      expect(renamed).toMatchObject({ id: 'skill-1', name: 'project-notes', description: 'v2', status: 'stale', staleReason: 'schema changed', version: 2, currentVersion: 2, document: { ...document, version: 2 } });
+      expect(await store.skills.get('release-notes')).toBeUndefined();
+      expect(await store.skills.get('project-notes')).toEqual(renamed);
+      expect(await store.skills.versions('project-notes')).toEqual(versions);
+      expect((await store.skills.list()).map((skill) => skill.name)).toEqual(['project-notes']);
+    });
+
+    it('refuses to rename onto a taken name or an unknown skill, and changes nothing', async () => {
+      await store.skills.save({ id: 'skill-a', name: 'a-skill', description: 'a', document, note: 'saved' });
+      await store.skills.save({ id: 'skill-b', name: 'b-skill', description: 'b', document, note: 'saved' });
+      const before = await store.skills.list();
+
+      expect(await rejectionOf(store.skills.rename('a-skill', 'b-skill'))).toBeInstanceOf(DuplicateRecordError);
+      expect(await rejectionOf(store.skills.rename('missing', 'c-skill'))).toBeInstanceOf(NotFoundError);
+      expect(await store.skills.list()).toEqual(before);
     });
   });
 }

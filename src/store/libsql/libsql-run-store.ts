@@ -97,6 +97,25 @@ export class LibsqlRunStore implements RunStore {
     });
     return result.rows.map(runFromRow);
   }
+
+  async findByIdPrefix(prefix: string, limit: number): Promise<RunRecord[]> {
+    if (prefix === '') return [];
+    // LIKE finds the candidates; SQLite's LIKE ignores ASCII case, so the substr comparison keeps the match exact.
+    const result = await this.sql.read({
+      sql: `SELECT ${runColumns} FROM runs WHERE id LIKE ? || '%' ESCAPE '\\' AND substr(id, 1, ?) = ? ORDER BY ordinal DESC LIMIT ?`,
+      args: [prefix.replace(/[\\%_]/g, (character) => `\\${character}`), prefix.length, prefix, sqliteLimit('limit', limit)],
+    });
+    return result.rows.map(runFromRow);
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const results = await this.sql.write(
+      ['events', 'steps', 'model_calls', 'run_states', 'approvals', 'runs'].map((table) => ({
+        statement: { sql: `DELETE FROM ${table} WHERE ${table === 'runs' ? 'id' : 'run_id'} = ?`, args: [id] },
+      })),
+    );
+    return results.at(-1)!.rowsAffected === 1;
+  }
 }
 
 /** The step that applies `update` to run `id`; it fails with `NotFoundError` when there is no such run. */

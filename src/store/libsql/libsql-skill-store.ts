@@ -1,5 +1,7 @@
 import { NotFoundError, type NewSkill, type SkillRecord, type SkillStatus, type SkillStore, type SkillVersionRecord } from '../../core/index.js';
+import { DuplicateRecordError } from '../duplicate-record-error.js';
 import { fromJudgedJsonColumn, toJsonColumn } from '../json-column.js';
+import { constraintViolation } from './constraint-violation.js';
 import { readNullableText, readText } from './row-values.js';
 import type { SqlAccess, SqlRow, SqlStatement } from './sql-access.js';
 
@@ -91,6 +93,18 @@ export class LibsqlSkillStore implements SkillStore {
         },
       ]),
     );
+    return (await this.get(existing.id))!;
+  }
+
+  async rename(idOrName: string, name: string): Promise<SkillRecord> {
+    const existing = await this.get(idOrName);
+    if (existing === undefined) throw new NotFoundError('skill', idOrName, 'List the stored skills with `forge skill list`.');
+    await this.sql.write([
+      {
+        statement: { sql: 'UPDATE skills SET name = ?, updated_at = ? WHERE id = ?', args: [name, new Date().toISOString(), existing.id] },
+        onError: (error) => (constraintViolation(error) === 'unique' ? new DuplicateRecordError('skill', { name }) : error),
+      },
+    ]);
     return (await this.get(existing.id))!;
   }
 
