@@ -136,13 +136,13 @@ describe('forge replay in a real terminal', () => {
     let pane: Pane | undefined;
     try {
       pane = startForge(['replay', 'test/fixtures/runs/truncated-run.jsonl', '--speed', '50']);
-      const final = await pane.waitForScreen((screen) => screen.includes('■ stopped at a bad line'), 'the bad line');
+      const final = await pane.waitForScreen((screen) => screen.includes('■ stopped early'), 'the bad line');
       expect(final).toContain('replay 8/8 events');
       expect(final).toContain('run log error: test/fixtures/runs/truncated-run.jsonl:9: truncated');
       expect(final).toContain('model calls 2 · tokens 2,346 in / 98 out');
       pane.keys('q');
       expect(await pane.waitForExit()).toBe(1);
-      expect(pane.screen()).toContain('forge: replay stopped at a bad line of the run log. test/fixtures/runs/truncated-run.jsonl:9: truncated');
+      expect(pane.screen()).toContain('forge: the replay stopped early: test/fixtures/runs/truncated-run.jsonl:9: truncated');
     } finally {
       stopSession(pane);
     }
