@@ -106,7 +106,7 @@ describe('ReplayApp', () => {
     await vi.waitFor(() => expect(statusRow()).toContain('replay 4/15 events'), WAIT);
     expect(lastFrame()).toContain('web_search {"query":"Node.js LTS end of life schedule"}');
     stdin.write(' ');
-    await vi.waitFor(() => expect(statusRow()).toBe('■ finished · replay 15/15 events at 1000× · q quit'), WAIT);
+    await vi.waitFor(() => expect(statusRow()).toBe('■ finished · replay 15/15 events at 1000× · ↑↓ scroll · q quit'), WAIT);
     expect(lastFrame()).toContain('✓ completed (final_answer)');
   });
 

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { ConfigurationError, RunLogError } from '../../core/index.js';
-import { EXIT, reportError } from '../command-errors.js';
 import type { RunLogEntry } from '../../runlog/index.js';
+import { EXIT, reportError } from '../command-errors.js';
 import { formatEventLine } from '../event-line/index.js';
 import { cliRedactor, printError, printJson, printOut } from '../terminal-output.js';
 

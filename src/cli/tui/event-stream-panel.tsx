@@ -2,7 +2,7 @@ import { Box } from 'ink';
 import type { EventOf, ForgeEvent } from '../../core/index.js';
 import { formatQuantity } from '../event-line/index.js';
 import { Panel, panelContentRows, panelContentWidth } from './panel.js';
-import { fitStreamItem, streamItemFromDraft, streamItemFromEvent, streamItemKey } from './stream-item.js';
+import { collapseStreamItem, fitStreamItem, streamItemFromDraft, streamItemFromEvent, streamItemKey } from './stream-item.js';
 import type { AnswerPlacement, StreamItem, StreamItemContext } from './stream-item.js';
 import { StyledRowText } from './styled-row.js';
 import type { TextDraft } from './view-state.js';
@@ -22,15 +22,13 @@ export interface EventStreamPanelProps {
   readonly height: number;
 }
 
-/** Smallest part of a framed entry worth drawing at the top: its frame, its headline and one row. */
-const framedMinimumRows = 4;
-
 /**
  * The scrolling log, filled from the bottom so the screen ends at the latest event (or, scrolled back,
  * at the entry `scrolledBack` entries above it). A plain entry at the top that does not fit is cut off
- * there, as in a scrolled terminal; a framed one (a failed verification) is never cropped: it is drawn
- * whole, or shortened inside its frame with a count of the rows left out, or left for scrolling. An
- * entry taller than the whole panel shows its beginning the same way.
+ * there, as in a scrolled terminal; a framed one (a failed verification) is never cropped: at the top
+ * it shrinks to its headline with a pointer to scroll to it, and once it is the bottom entry it is
+ * drawn whole. An entry taller than the whole panel shows its beginning, with a count of the rows left
+ * out.
  */
 export function EventStreamPanel({ stream, eventCount, startedAtMs, draft = null, end = null, scrolledBack = 0, answerPrintedBelow = false, width, height }: EventStreamPanelProps) {
   const rows = panelContentRows(height);
@@ -97,12 +95,9 @@ function newestItems(stream: readonly ForgeEvent[], draft: TextDraft | null, con
       complete += 1;
       continue;
     }
-    // The newest entry always shows; older ones that do not fit are cut as their kind allows.
-    if (items.length === 0 || whole.frameColor !== undefined) {
-      if (items.length === 0 || left >= framedMinimumRows) items.unshift(fitStreamItem(whole, left));
-    } else {
-      items.unshift(whole);
-    }
+    // The bottom entry always shows, as much of it as fits; an older one at the top is cut as its kind allows.
+    if (items.length === 0) items.unshift(fitStreamItem(whole, left));
+    else items.unshift(whole.frameColor === undefined ? whole : collapseStreamItem(whole));
     break;
   }
   return { items, complete };

@@ -179,6 +179,12 @@ export function fitStreamItem(shown: StreamItem, rows: number): StreamItem {
   return { ...shown, rows: fitted, height: fitted.length + border };
 }
 
+/** A framed entry that does not fit at the top of the stream: its headline alone, unframed, saying how to see it whole. */
+export function collapseStreamItem(shown: StreamItem): StreamItem {
+  const [headline = []] = shown.rows;
+  return item(shown.key, [[...headline, { text: ' · ↑ to see it whole', dim: true }]]);
+}
+
 // Numbers first: at 80 columns the tail of a row is what gets cut, and the cost matters more than the slug.
 function describeModelCall(event: EventOf<'model-call'>): string {
   const cost = event.cost_usd === null ? 'cost ?' : formatCost(event.cost_usd);
