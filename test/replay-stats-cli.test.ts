@@ -82,6 +82,18 @@ describe('forge replay and forge stats at the edges of a run log', () => {
     expect(trace.code).toBe(1);
   });
 
+  it('stops the plain trace on SIGINT (Ctrl-C) with exit code 130', async () => {
+    const long = runLog('run-long').add('run-start', { task: 'talk a lot', model: 'openai:gpt-4.1-mini', max_iterations: 5, conversation_id: null, tools: [] });
+    for (let index = 0; index < 60_000; index += 1) long.add('assistant-text', { iteration: 1, text: `line ${index}` });
+    await writeFile(file('long.jsonl'), long.text());
+    const interrupted = await runCli(['replay', file('long.jsonl'), '--no-tui'], env, {
+      onSpawn: (child) => child.stdout?.once('data', () => child.kill('SIGINT')),
+    });
+    expect(interrupted.signal).toBeNull();
+    expect(interrupted.code).toBe(130);
+    expect(interrupted.stdout.split('\n').length).toBeLessThan(60_001);
+  });
+
   it('a whole run still replays with exit 0', async () => {
     const trace = await runCli(['replay', path.join(fixtures, 'plain-agent-run.jsonl'), '--no-tui'], env);
     expect(trace.stderr).toBe('');

@@ -15,6 +15,7 @@ let world: EngineWorld;
 beforeAll(async () => {
   terminals = startTmuxTerminals('live');
   world = await startEngineWorld();
+  world.mock.on({ userMessage: 'Stream something long' }, { content: `${answer} `.repeat(8), usage: { prompt_tokens: 40, completion_tokens: 180, total_tokens: 220 } }, { chunkSize: 6, latency: 250 });
   world.mock.on({ userMessage: 'Why stream model output?' }, { content: answer, usage: { prompt_tokens: 40, completion_tokens: 22, total_tokens: 62 } }, { chunkSize: 6, latency: 250 });
 }, 180_000);
 
@@ -38,6 +39,25 @@ describe('forge run in a real terminal', () => {
       expect(final).toContain('printed in full below');
       // Once: printed under the view, not repeated inside it.
       expect(final.split(answer).length - 1).toBe(1);
+    } finally {
+      terminals.stop(pane);
+    }
+  }, 90_000);
+
+  it('scrolls the live stream with the keys and still stops the run on Ctrl-C, exiting 130', async () => {
+    let pane: Pane | undefined;
+    try {
+      const { PATH: _path, ...env } = world.env;
+      pane = terminals.start(['run', 'Stream something long', '--model', 'openai:gpt-4.1-mini', '--max-iterations', '2'], { env: { ...env, HOME: world.home } });
+      await pane.waitForScreen((screen) => screen.includes('streaming…'), 'the answer streaming in');
+      // The view reads keys: ↑ scrolls the stream back (the draft and the newest entry go below), End follows again.
+      pane.keys('Up');
+      await pane.waitForScreen((screen) => screen.includes('1 newer below') && !screen.includes('streaming…'), 'the stream scrolled back');
+      pane.keys('End');
+      await pane.waitForScreen((screen) => !screen.includes('newer below') && screen.includes('streaming…'), 'the stream following the newest again');
+      pane.keys('C-c');
+      expect(await pane.waitForExit()).toBe(130);
+      expect(pane.screen()).toContain('forge: Run cancelled: interrupted by the user (Ctrl-C)');
     } finally {
       terminals.stop(pane);
     }
