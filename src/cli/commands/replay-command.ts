@@ -46,12 +46,12 @@ Examples:
 
 async function replayCommand(file: string, options: ReplayCommandOptions): Promise<number> {
   const json = options.json === true;
-  // Ctrl-C ends a replay like any interrupted command: 130, after the terminal is given back.
+  // Ctrl-C ends a replay like any interrupted command: 130, after the terminal is given back (`--json` keeps Node's default).
   const interrupt = new AbortController();
   const onInterrupt = () => interrupt.abort();
-  process.on('SIGINT', onInterrupt);
   try {
     if (json) return await printTotals(file);
+    process.on('SIGINT', onInterrupt);
     if (!options.tui || process.stdout.isTTY !== true) return await printTrace(file, interrupt.signal);
     const { readRunLog, unendedRunLogError } = await import('../../runlog/index.js');
     const read = await readRunLog(file);

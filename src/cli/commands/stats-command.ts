@@ -19,10 +19,9 @@ function formatRatio(value: number | null): string {
 
 /** The synthesis row, the same for one run and for many. */
 function synthesisRow(synthesis: SynthesisFigures): string {
-  const caught = synthesis.caught === 1 ? '1 draft failed' : `${synthesis.caught} drafts failed`;
   return (
     `synthesis  ${synthesis.drafted} drafted, ${synthesis.promoted} promoted, ${synthesis.failed} failed; ` +
-    `catch rate ${formatRatio(synthesis.catch_rate)} (${caught} a verification before the verdict); ` +
+    `catch rate ${formatRatio(synthesis.catch_rate)} (${formatQuantity(synthesis.caught, 'draft')} failed a verification before the verdict); ` +
     `reuse ratio ${formatRatio(synthesis.reuse_ratio)} (${formatQuantity(synthesis.tool_uses, 'use')})`
   );
 }
