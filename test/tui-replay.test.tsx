@@ -95,7 +95,7 @@ describe('ReplayApp', () => {
     const session = new ReplaySession(events, { speed: 1000, startPaused: true });
     const { lastFrame, stdin } = render(<ReplayApp session={session} interactive />);
     const statusRow = () => (lastFrame() ?? '').split('\n').at(-1) ?? '';
-    await vi.waitFor(() => expect(statusRow()).toBe('⏸ paused · replay 0/15 events at 1000× · space pause/play · s or → step · q quit'), WAIT);
+    await vi.waitFor(() => expect(statusRow()).toBe('⏸ paused · replay 0/15 events at 1000× · space pause/play · s or → step · ↑↓ scroll · q quit'), WAIT);
     stdin.write('s');
     await vi.waitFor(() => expect(statusRow()).toContain('replay 1/15 events'), WAIT);
     expect(lastFrame()).toContain('forge run-plain-0001');
@@ -106,7 +106,7 @@ describe('ReplayApp', () => {
     await vi.waitFor(() => expect(statusRow()).toContain('replay 4/15 events'), WAIT);
     expect(lastFrame()).toContain('web_search {"query":"Node.js LTS end of life schedule"}');
     stdin.write(' ');
-    await vi.waitFor(() => expect(statusRow()).toBe('■ finished · replay 15/15 events at 1000× · q quit'), WAIT);
+    await vi.waitFor(() => expect(statusRow()).toBe('■ finished · replay 15/15 events at 1000× · ↑↓ scroll · q quit'), WAIT);
     expect(lastFrame()).toContain('✓ completed (final_answer)');
   });
 
@@ -114,7 +114,7 @@ describe('ReplayApp', () => {
     const { events, error } = await readRunLog(path.join(fixtures, 'truncated-run.jsonl'));
     const session = new ReplaySession(events, { speed: 1000 });
     const { lastFrame } = render(<ReplayApp session={session} interactive={false} error={error} />);
-    await vi.waitFor(() => expect(lastFrame()).toContain('■ stopped at a bad line · replay 8/8 events'), WAIT);
+    await vi.waitFor(() => expect(lastFrame()).toContain('■ stopped early · replay 8/8 events'), WAIT);
     const lastRow = (lastFrame() ?? '').split('\n').at(-1);
     expect(lastRow).toMatch(/^run log error: .*truncated-run\.jsonl:9: truncated/);
   });

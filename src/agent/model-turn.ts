@@ -105,6 +105,8 @@ export async function streamModelTurn(options: {
   toolChoice?: LanguageModelV3ToolChoice;
   /** Asks the provider for at most one tool call per response (vendors' parallel-call switches). */
   singleToolCall?: true;
+  /** Called with each piece of text as it arrives, before the call has finished. */
+  onTextDelta?: (delta: string) => void;
 }): Promise<ModelTurn> {
   let text = '';
   const toolCalls: ModelToolCall[] = [];
@@ -132,6 +134,7 @@ export async function streamModelTurn(options: {
       switch (part.type) {
         case 'text-delta':
           text += part.delta;
+          if (part.delta !== '') options.onTextDelta?.(part.delta);
           break;
         case 'tool-call':
           toolCalls.push({ callId: part.toolCallId, name: part.toolName, input: parseArguments(part.input) });
@@ -170,9 +173,12 @@ export interface MeteredModelTurn extends ModelTurn {
  * record (or `model-error`, and rethrows), so every model call of every loop and pipeline is logged with
  * model, purpose, tokens, dollars, latency and input hash in one way. A loop passes the same
  * `inputHasher` on every call of a run, so each call hashes only the messages added since the last one.
+ * With `liveText`, the text is also published piece by piece as `assistant-text-delta` live events
+ * while it streams (for a watcher; nothing records them), for calls whose text a person reads: the
+ * agent's own steps, not a synthesis author's code.
  */
 export async function streamMeteredModelTurn(
-  options: Parameters<typeof streamModelTurn>[0] & { emitter: RunEmitter; meter: CostMeter; purpose: string; iteration: number; inputHasher?: ModelInputHasher },
+  options: Parameters<typeof streamModelTurn>[0] & { emitter: RunEmitter; meter: CostMeter; purpose: string; iteration: number; inputHasher?: ModelInputHasher; liveText?: true },
 ): Promise<MeteredModelTurn> {
   const { emitter, model, iteration } = options;
   emitter.emit({ type: 'model-call-start', model: model.slug, iteration });
@@ -180,7 +186,9 @@ export async function streamMeteredModelTurn(
   const inputHash = (options.inputHasher ?? new ModelInputHasher()).hash({ system: options.system, tools: options.tools.map((tool) => tool.name), messages: options.messages });
   let turn: ModelTurn;
   try {
-    turn = await streamModelTurn(options);
+    turn = await streamModelTurn(
+      options.liveText === true ? { ...options, onTextDelta: (delta) => emitter.emitLive({ type: 'assistant-text-delta', iteration, delta }) } : options,
+    );
   } catch (error) {
     if (!(error instanceof RunCancelledError)) {
       emitter.emit({

@@ -308,6 +308,7 @@ export async function runLoop(options: LoopOptions, makeRules: (context: LoopCon
         inputHasher,
         purpose: 'agent-step',
         iteration: context.turn,
+        liveText: true,
       });
       if (turn.text !== '') {
         lastText = turn.text;

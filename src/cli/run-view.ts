@@ -17,7 +17,8 @@ export async function attachRunView(bus: EventBus, options: { json: boolean; tui
   if (options.tui && !inCi && process.stdout.isTTY === true && process.stdin.isTTY === true) {
     // Ink and React load only when the live view is shown.
     const { startLiveView } = await import('./tui/index.js');
-    return startLiveView(bus);
+    // `forge run` prints the answer on stdout under the view's last frame.
+    return startLiveView(bus, { answerPrintedBelow: true });
   }
   const unsubscribe = bus.subscribe((event) => {
     printError(`${formatEventLine(event)}\n`);

@@ -1,5 +1,6 @@
 import type { SkillVersionRecord } from '../core/index.js';
 import type { ArgumentBinding, Condition, SkillDocument, SlotBinding } from '../skills/index.js';
+import { formatQuantity } from './event-line/index.js';
 
 function describeSlot(binding: SlotBinding): string {
   switch (binding.kind) {
@@ -68,7 +69,7 @@ steps:
 ${steps}
 
 resolved at replay: ${details.dependent.join(', ') || '(nothing: replays deterministically)'}
-generalised from ${document.recordings.length} recording${document.recordings.length === 1 ? '' : 's'}:
+generalised from ${formatQuantity(document.recordings.length, 'recording')}:
 ${recordings}
 ${warning}`;
 }

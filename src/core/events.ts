@@ -135,6 +135,12 @@ export const eventSchemas = {
     untrusted: z.boolean(),
     duration_ms: z.number().nonnegative(),
   }),
+  /**
+   * What a sandboxed tool wrote with `forge.log` during one call, in order (capped by the sandbox, a
+   * final line counting any dropped), emitted before the call's `tool-result` or `tool-error`. Only a
+   * call that logged something has one.
+   */
+  'tool-log': event('tool-log', { call_id: z.string(), tool: z.string(), lines: z.array(z.string()).min(1) }),
   'tool-error': event('tool-error', {
     call_id: z.string(),
     tool: z.string(),
@@ -251,6 +257,7 @@ export const forgeEventSchema = z.discriminatedUnion('type', [
   eventSchemas['tool-call-start'],
   eventSchemas['policy-decision'],
   eventSchemas['tool-result'],
+  eventSchemas['tool-log'],
   eventSchemas['tool-error'],
   eventSchemas['plan-update'],
   eventSchemas['toolbox-change'],
@@ -270,6 +277,23 @@ export type EventOf<K extends EventType> = Extract<ForgeEvent, { type: K }>;
 export type EventBody<K extends EventType> = Omit<EventOf<K>, 'ts' | 'run_id' | 'seq'>;
 export type AnyEventBody = { [K in EventType]: EventBody<K> }[EventType];
 
+/**
+ * Events that exist only while a run is being watched: a fragment of the model's text as it streams.
+ * They are not part of the run log's vocabulary: they carry no `seq`, are never written to the run log
+ * or the store (a long answer would be stored twice, once in pieces), and a replay has none, because the
+ * `assistant-text` that follows each streamed model call holds the whole text. A watcher that shows them
+ * drops its fragments when that `assistant-text` (or the call's `model-call`/`model-error`) arrives.
+ */
+export const liveEventSchemas = {
+  /** A piece of the text the model is generating in iteration `iteration`, in order. */
+  'assistant-text-delta': z.object({ ts: z.string(), run_id: z.string().min(1), type: z.literal('assistant-text-delta'), iteration: z.number().int(), delta: z.string() }),
+} as const;
+
+export const liveEventSchema = z.discriminatedUnion('type', [liveEventSchemas['assistant-text-delta']]);
+export type LiveEvent = z.infer<typeof liveEventSchema>;
+/** A live event without its envelope: what producers hand to a run's emitter. */
+export type LiveEventBody = Omit<LiveEvent, 'ts' | 'run_id'>;
+
 /** Carries events from producers (loops, replays) to consumers (run log, store, UI, API). */
 export interface EventBus {
   publish(event: ForgeEvent): void;
@@ -277,4 +301,19 @@ export interface EventBus {
   subscribe(listener: (event: ForgeEvent) => void): () => void;
   /** One run's events only, at a cost per event that does not grow with the number of runs. Returns the function that unsubscribes. */
   subscribeRun(runId: string, listener: (event: ForgeEvent) => void): () => void;
+}
+
+/**
+ * A bus that also carries live events (see `liveEventSchemas`) to the listeners that ask for them; the
+ * run log and the store never subscribe here. A bus without it simply drops them.
+ */
+export interface LiveEventBus {
+  publishLive(event: LiveEvent): void;
+  /** Every run's live events. Returns the function that unsubscribes. */
+  subscribeLive(listener: (event: LiveEvent) => void): () => void;
+}
+
+export function isLiveEventBus(bus: EventBus): bus is EventBus & LiveEventBus {
+  const candidate = bus as Partial<LiveEventBus>;
+  return typeof candidate.publishLive === 'function' && typeof candidate.subscribeLive === 'function';
 }

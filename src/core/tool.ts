@@ -22,6 +22,12 @@ export interface ToolContext {
   readonly fetch: GuardedFetch;
   /** A small model for auxiliary work (e.g. query translation); absent when none is configured. */
   readonly utilityModel: UtilityModel | undefined;
+  /**
+   * Shows lines the tool logged to the person watching the run (a sandboxed tool's `forge.log`): the
+   * dispatch choke point records them as one `tool-log` event before the call's result. The model never
+   * sees them. Absent outside a dispatched call.
+   */
+  readonly log?: (lines: readonly string[]) => void;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { EventBus, ForgeEvent } from '../core/index.js';
+import type { EventBus, ForgeEvent, LiveEvent, LiveEventBus } from '../core/index.js';
 import type { SecretRedactor } from '../redaction/index.js';
 
 export interface InProcessEventBusOptions {
@@ -7,6 +7,7 @@ export interface InProcessEventBusOptions {
 }
 
 type Listener = (event: ForgeEvent) => void;
+type LiveListener = (event: LiveEvent) => void;
 
 /**
  * The embedded event bus: synchronous fan-out inside one process. With a redactor, the bus is where
@@ -18,8 +19,9 @@ type Listener = (event: ForgeEvent) => void;
  * client) reads a run's events through its run handle's feed, which buffers, never here. Run listeners
  * are kept per run, so a thousand concurrent runs cost each event one lookup, not a thousand filters.
  */
-export class InProcessEventBus implements EventBus {
+export class InProcessEventBus implements EventBus, LiveEventBus {
   private readonly listeners = new Set<Listener>();
+  private readonly liveListeners = new Set<LiveListener>();
   private readonly runListeners = new Map<string, Set<Listener>>();
 
   constructor(private readonly options: InProcessEventBusOptions = {}) {}
@@ -29,6 +31,20 @@ export class InProcessEventBus implements EventBus {
     const forRun = this.runListeners.get(event.run_id);
     if (forRun !== undefined) for (const listener of forRun) deliver(listener, published);
     for (const listener of this.listeners) deliver(listener, published);
+  }
+
+  /** Live events are redacted like the others, fragment by fragment; the whole text follows in `assistant-text`. */
+  publishLive(event: LiveEvent): void {
+    if (this.liveListeners.size === 0) return;
+    const published = this.options.redactor?.redactValue(event) ?? event;
+    for (const listener of this.liveListeners) deliver(listener, published);
+  }
+
+  subscribeLive(listener: LiveListener): () => void {
+    this.liveListeners.add(listener);
+    return () => {
+      this.liveListeners.delete(listener);
+    };
   }
 
   subscribe(listener: Listener): () => void {
@@ -49,7 +65,7 @@ export class InProcessEventBus implements EventBus {
   }
 }
 
-function deliver(listener: Listener, event: ForgeEvent): void {
+function deliver<Event extends ForgeEvent | LiveEvent>(listener: (event: Event) => void, event: Event): void {
   try {
     listener(event);
   } catch (error) {

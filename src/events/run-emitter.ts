@@ -1,4 +1,4 @@
-import { RUN_LOG_FORMAT_VERSION, type AnyEventBody, type EventBus, type ForgeEvent } from '../core/index.js';
+import { RUN_LOG_FORMAT_VERSION, isLiveEventBus, type AnyEventBody, type EventBus, type ForgeEvent, type LiveEventBody } from '../core/index.js';
 
 /**
  * Emits the events of one run: stamps `ts`, `run_id` and a dense `seq` from 0 (or, for a resumed run,
@@ -7,6 +7,8 @@ import { RUN_LOG_FORMAT_VERSION, type AnyEventBody, type EventBus, type ForgeEve
 export interface RunEmitter {
   readonly runId: string;
   emit(body: AnyEventBody): ForgeEvent;
+  /** Publishes a live event (no `seq`, never recorded) when the bus carries them; otherwise does nothing. */
+  emitLive(body: LiveEventBody): void;
 }
 
 export function createRunEmitter(bus: EventBus, runId: string, firstSeq = 0): RunEmitter {
@@ -18,6 +20,9 @@ export function createRunEmitter(bus: EventBus, runId: string, firstSeq = 0): Ru
       const event = { ...stamped, ts: new Date().toISOString(), run_id: runId, seq: seq++ } as ForgeEvent;
       bus.publish(event);
       return event;
+    },
+    emitLive(body) {
+      if (isLiveEventBus(bus)) bus.publishLive({ ...body, ts: new Date().toISOString(), run_id: runId });
     },
   };
 }

@@ -1,5 +1,5 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { constants, createReadStream } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
 import type { z } from 'zod';
 import { NotFoundError, RUN_LOG_FORMAT_VERSION, RunLogError, forgeEventSchema } from '../core/index.js';
 import type { ForgeEvent } from '../core/index.js';
@@ -18,6 +18,14 @@ interface RunLogLine {
 export interface RunLogReadResult {
   readonly events: ForgeEvent[];
   readonly error?: RunLogError;
+  /** The last event read and its line; absent when none was. */
+  readonly last?: RunLogEntry;
+}
+
+/** An event of a run log with the number of the line it was read from. */
+export interface RunLogEntry {
+  readonly event: ForgeEvent;
+  readonly line: number;
 }
 
 /**
@@ -34,6 +42,11 @@ export interface RunLogReadResult {
  * The file is streamed, so memory stays flat however long the run was.
  */
 export async function* iterateRunLog(file: string): AsyncGenerator<ForgeEvent, void, undefined> {
+  for await (const entry of iterateRunLogEntries(file)) yield entry.event;
+}
+
+/** `iterateRunLog` with each event's line number, for readers that report where a log stops. */
+export async function* iterateRunLogEntries(file: string): AsyncGenerator<RunLogEntry, void, undefined> {
   await assertReadableFile(file);
   const lastSeqByRun = new Map<string, number>();
   for await (const line of readLines(file)) {
@@ -48,8 +61,27 @@ export async function* iterateRunLog(file: string): AsyncGenerator<ForgeEvent, v
       );
     }
     lastSeqByRun.set(event.run_id, event.seq);
-    yield event;
+    yield { event, line: line.number };
   }
+}
+
+/**
+ * Why a run log read without a bad line still does not tell a whole run, or undefined when its last
+ * event is `run-end`: it holds no event at all, it stops at a `run-pause` (the run waits for an
+ * approval), or it stops anywhere else (the run was cut off, or is still running). `last` is the final
+ * event read and the line it was on.
+ */
+export function unendedRunLogError(file: string, last: RunLogEntry | undefined): RunLogError | undefined {
+  if (last === undefined) return new RunLogError(file, 0, 'holds no event: the run never started, or its log was emptied.');
+  if (last.event.type === 'run-end') return undefined;
+  if (last.event.type === 'run-pause') {
+    return new RunLogError(file, last.line, `ends with run-pause: run ${last.event.run_id} waits for an approval and has not ended (see \`forge approvals list\`).`);
+  }
+  return new RunLogError(
+    file,
+    last.line,
+    `ends with ${last.event.type}, without run-end: run ${last.event.run_id} was cut off (a crash or a kill), or is still running (see \`forge runs list\`).`,
+  );
 }
 
 /**
@@ -59,23 +91,30 @@ export async function* iterateRunLog(file: string): AsyncGenerator<ForgeEvent, v
  */
 export async function readRunLog(file: string): Promise<RunLogReadResult> {
   const events: ForgeEvent[] = [];
+  let last: RunLogEntry | undefined;
   try {
-    for await (const event of iterateRunLog(file)) events.push(event);
+    for await (const entry of iterateRunLogEntries(file)) {
+      events.push(entry.event);
+      last = entry;
+    }
   } catch (error) {
-    if (error instanceof RunLogError) return { events, error };
+    if (error instanceof RunLogError) return { events, error, ...(last === undefined ? {} : { last }) };
     throw error;
   }
-  return { events };
+  return { events, ...(last === undefined ? {} : { last }) };
 }
 
 async function assertReadableFile(file: string): Promise<void> {
   try {
     const info = await stat(file);
-    if (!info.isFile()) throw new RunLogError(file, 0, 'not a file.');
+    if (!info.isFile()) throw new RunLogError(file, 0, 'not a file; pass the path of a .jsonl run log.');
+    await access(file, constants.R_OK);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') {
       throw new NotFoundError('run log file', file, 'Pass the path of a .jsonl run log, e.g. one under $FORGE_HOME/runs/.');
     }
+    if (code === 'EACCES' || code === 'EPERM') throw new RunLogError(file, 0, `cannot be read (${code}: permission denied); give your user read access, e.g. chmod u+r ${file}.`);
     throw error;
   }
 }

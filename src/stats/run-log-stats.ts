@@ -1,6 +1,6 @@
 import { aggregateTotals, readRunLog, totalsFromEvents } from '../runlog/index.js';
 import { mapBounded } from './map-bounded.js';
-import type { AggregateStats, RunStats } from './stats-report.js';
+import { runStatsOf, type AggregateStats, type RunStats } from './stats-report.js';
 
 /**
  * At most this many run logs are open at once, however many are given: far below any file-handle limit
@@ -11,7 +11,7 @@ export const RUN_LOGS_OPEN_AT_ONCE = 8;
 /** One run log's figures, recomputed from its events. A missing file throws `NotFoundError`. */
 export async function runLogStats(file: string): Promise<RunStats> {
   const read = await readRunLog(file);
-  return { file, totals: totalsFromEvents(read.events), ...(read.error === undefined ? {} : { error: read.error }) };
+  return runStatsOf(file, totalsFromEvents(read.events), read.error);
 }
 
 /**

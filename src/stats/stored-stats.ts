@@ -1,6 +1,6 @@
 import type { ModelUsageRecord, RunRecord, StatsStore, Store } from '../core/index.js';
 import { AggregateTally, NO_USAGE, SYNTHESIS_EVENT_TYPES, SynthesisTally, sumUsage, type RunTotals, type SynthesisEvent, type UsageTotals } from '../runlog/index.js';
-import type { AggregateStats, RunStats } from './stats-report.js';
+import { runStatsOf, type AggregateStats, type RunStats } from './stats-report.js';
 
 /** The newest stored run's figures; undefined when the store holds no run. */
 export async function newestRunStats(store: Store): Promise<RunStats | undefined> {
@@ -76,7 +76,7 @@ async function storedRunStatsOf(stats: StatsStore, run: RunRecord): Promise<RunS
     syntheses: syntheses.syntheses(),
     duration_ms: durationMs,
   };
-  return { file: run.logFile, totals };
+  return runStatsOf(run.logFile, totals);
 }
 
 function usageOf(record: ModelUsageRecord): UsageTotals {

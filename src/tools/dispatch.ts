@@ -171,7 +171,10 @@ export async function dispatchToolCall(request: DispatchRequest, environment: Di
     if (environment.beforeSideEffect !== undefined && callSideEffect(tool, input) === 'write') await environment.beforeSideEffect();
     let value: unknown;
     try {
-      value = await tool.execute(input, { ...environment.context, callId: request.callId });
+      const log = (lines: readonly string[]) => {
+        if (lines.length > 0) emitter.emit({ type: 'tool-log', call_id: request.callId, tool: tool.name, lines: [...lines] });
+      };
+      value = await tool.execute(input, { ...environment.context, callId: request.callId, log });
     } catch (error) {
       throw ForgeError.isInstance(error) ? error : new ToolExecutionError(tool.name, error instanceof Error ? error.message : String(error), error);
     }

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { ForgeEvent } from '../../core/index.js';
 import type { DemoReport, DemoRow, FixtureWorldServer, ToolboxDemoReport } from '../../demo/index.js';
 import { EXIT, reportError } from '../command-errors.js';
+import { formatQuantity } from '../event-line/index.js';
 import { printError, printJson, printOut } from '../terminal-output.js';
 
 function table(header: readonly string[], lines: readonly (readonly string[])[]): string {
@@ -41,7 +42,7 @@ Forge demo: pay for reasoning once, replay for free.
 
 ${lifecycleTable(report.rows)}
 
-Full agent: ${agent!.llm_calls} model calls, ${agent!.tokens.input + agent!.tokens.output} tokens.   ${replays.length} replays: ${replayCalls} model calls, ${replayTokens} tokens.
+Full agent: ${formatQuantity(agent!.llm_calls, 'model call')}, ${formatQuantity(agent!.tokens.input + agent!.tokens.output, 'token')}.   ${formatQuantity(replays.length, 'replay')}: ${formatQuantity(replayCalls, 'model call')}, ${formatQuantity(replayTokens, 'token')}.
 
 The runs and the skill are in your Forge home, ${report.home} (\`forge home\` says why). Try, from here:
   forge skill list                         the skill the demo saved

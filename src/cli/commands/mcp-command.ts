@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { ConfigurationError, type McpTransportKind } from '../../core/index.js';
 import type { McpRegisteredTool, McpServerStatus } from '../../tools/mcp/index.js';
 import { EXIT, parsePort, parsePositiveInteger } from '../command-errors.js';
+import { formatQuantity } from '../event-line/index.js';
 import { printJson, printOut } from '../terminal-output.js';
 // The constants alone, not the server's index: that would load the MCP SDK for every command.
 import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS } from '../../server/mcp/session-limits.js';
@@ -37,7 +38,7 @@ function statusJson(status: McpServerStatus) {
 function statusLine(status: McpServerStatus): string {
   const error = status.lastError === null ? '' : `  last error: ${status.lastError.message}`;
   const hint = status.lastError?.hint === undefined ? '' : `  hint: ${status.lastError.hint}\n`;
-  return `${status.name}  ${status.state}  ${status.transport}  ${status.url}  ${status.tools.length} tools${error}\n${hint}`;
+  return `${status.name}  ${status.state}  ${status.transport}  ${status.url}  ${formatQuantity(status.tools.length, 'tool')}${error}\n${hint}`;
 }
 
 function toolJson(tool: McpRegisteredTool) {
@@ -121,7 +122,7 @@ FORGE_ALLOW_HOSTS, like any other self-hosted service.`,
       await withRuntime(json, async (runtime) => {
         const target = options.transport === 'stdio' ? JSON.stringify(url.split(/\s+/).filter((part) => part !== '')) : url;
         const status = await runtime.mcp.add({ name, url: target, transport: options.transport, headers: options.header, enabledTools: options.tool ?? null, trustAnnotations: options.trustAnnotations === true, allowStdio: options.allowStdio === true });
-        print(json, { server: statusJson(status) }, `Added ${status.name}: ${status.tools.length} tools registered.\n${status.tools.map((tool) => `  ${tool}\n`).join('')}`);
+        print(json, { server: statusJson(status) }, `Added ${status.name}: ${formatQuantity(status.tools.length, 'tool')} registered.\n${status.tools.map((tool) => `  ${tool}\n`).join('')}`);
         return EXIT.ok;
       });
     });

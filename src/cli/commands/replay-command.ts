@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { ConfigurationError, RunLogError } from '../../core/index.js';
+import type { RunLogEntry } from '../../runlog/index.js';
 import { EXIT, reportError } from '../command-errors.js';
 import { formatEventLine } from '../event-line/index.js';
 import { cliRedactor, printError, printJson, printOut } from '../terminal-output.js';
@@ -17,8 +18,9 @@ interface ReplayCommandOptions {
  * `forge replay <run.jsonl|run-id|prefix|--last>`: shows a recorded run again from its run log alone (a
  * stored run is looked up only to find its log), through the same view
  * as a live run (on a terminal), as plain trace lines (`--no-tui` or not a terminal), or as the run's
- * totals (`--json`). A malformed or cut-off log replays up to the bad line, then names the file, line
- * and problem and exits non-zero.
+ * totals (`--json`). A malformed or cut-off log replays up to the bad line, and an empty log or one
+ * without `run-end` replays what it holds; then the file, line and problem are named and it exits 1.
+ * Ctrl-C exits 130.
  */
 export function registerReplayCommand(program: Command): void {
   program
@@ -33,7 +35,8 @@ export function registerReplayCommand(program: Command): void {
     .addHelpText(
       'after',
       `
-Keys in the view: space pause/play · s or → step one event · q quit.
+Keys in the view: space pause/play · s or → step one event · ↑ ↓ PgUp PgDn scroll the events (End: newest) · q quit.
+Exit status: 0 for a whole run, 1 when the log has a bad line or ends without run-end (it is replayed up to there), 130 on Ctrl-C.
 
 Examples:
   $ forge replay .forge/runs/2025-06-01T09-00-00-000Z-run-1.jsonl --speed 4
@@ -64,25 +67,34 @@ async function runLogFile(run: string | undefined, options: ReplayCommandOptions
 
 async function replayCommand(run: string | undefined, options: ReplayCommandOptions): Promise<number> {
   const json = options.json === true;
+  // Ctrl-C ends a replay like any interrupted command: 130, after the terminal is given back (`--json` keeps Node's default).
+  const interrupt = new AbortController();
+  const onInterrupt = () => interrupt.abort();
   try {
     const file = await runLogFile(run, options);
     if (json) return await printTotals(file);
-    if (!options.tui || process.stdout.isTTY !== true) return await printTrace(file);
-    const { readRunLog } = await import('../../runlog/index.js');
-    const { events, error } = await readRunLog(file);
+    process.on('SIGINT', onInterrupt);
+    if (!options.tui || process.stdout.isTTY !== true) return await printTrace(file, interrupt.signal);
+    const { readRunLog, unendedRunLogError } = await import('../../runlog/index.js');
+    const read = await readRunLog(file);
+    const error = read.error ?? unendedRunLogError(file, read.last);
     // Ink and React load only when the view is shown.
     const { runReplayView } = await import('../tui/index.js');
     // A log written before secrets were redacted shows none of the secrets this process knows either.
-    await runReplayView(events.map((event) => cliRedactor.redactValue(event)), { speed: options.speed, startPaused: options.paused === true, error });
-    return reportRunLogError(error);
+    const events = read.events.map((event) => cliRedactor.redactValue(event));
+    const closed = await runReplayView(events, { speed: options.speed, startPaused: options.paused === true, error, signal: interrupt.signal });
+    return closed === 'interrupted' ? EXIT.cancelled : reportRunLogError(error);
   } catch (error) {
     return reportError(error, json);
+  } finally {
+    process.off('SIGINT', onInterrupt);
   }
 }
 
 async function printTotals(file: string): Promise<number> {
-  const { readRunLog, totalsFromEvents } = await import('../../runlog/index.js');
-  const { events, error } = await readRunLog(file);
+  const { readRunLog, totalsFromEvents, unendedRunLogError } = await import('../../runlog/index.js');
+  const { events, error: badLine, last } = await readRunLog(file);
+  const error = badLine ?? unendedRunLogError(file, last);
   const report = { file, event_count: events.length, ...totalsFromEvents(events), ...(error === undefined ? {} : { error: error.toJSON() }) };
   printJson(report);
   return error === undefined ? EXIT.ok : EXIT.failed;
@@ -90,20 +102,26 @@ async function printTotals(file: string): Promise<number> {
 
 // Streams rather than reading the whole file first, so a long log starts printing at once and a pipe
 // (`| head`) sees lines as they are read.
-async function printTrace(file: string): Promise<number> {
+async function printTrace(file: string, interrupted: AbortSignal): Promise<number> {
+  const { iterateRunLogEntries, unendedRunLogError } = await import('../../runlog/index.js');
+  let last: RunLogEntry | undefined;
   try {
-    const { iterateRunLog } = await import('../../runlog/index.js');
-    for await (const event of iterateRunLog(file)) printOut(`${formatEventLine(event)}\n`);
+    for await (const entry of iterateRunLogEntries(file)) {
+      if (interrupted.aborted) return EXIT.cancelled;
+      printOut(`${formatEventLine(entry.event)}\n`);
+      last = entry;
+    }
   } catch (error) {
     if (error instanceof RunLogError) return reportRunLogError(error);
     throw error;
   }
-  return EXIT.ok;
+  return interrupted.aborted ? EXIT.cancelled : reportRunLogError(unendedRunLogError(file, last));
 }
 
+/** The replay showed every event it could; this says why there were no more, when the log is not a whole run. */
 function reportRunLogError(error: RunLogError | undefined): number {
   if (error === undefined) return EXIT.ok;
-  printError(`forge: replay stopped at a bad line of the run log. ${error.message}\n`);
+  printError(`forge: the replay stopped early: ${error.message}\n`);
   return EXIT.failed;
 }
 

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { ConfigurationError } from '../../core/index.js';
 import type { ForgeRuntime } from '../../runtime/index.js';
 import { EXIT, errorLines, exitCodeForRun, parsePositiveInteger, reportError } from '../command-errors.js';
+import { formatQuantity } from '../event-line/index.js';
 import { cliRedactor, printError, printJson, printOut } from '../terminal-output.js';
 
 interface RunCommandOptions {
@@ -143,7 +144,7 @@ async function runCommand(task: string, options: RunCommandOptions): Promise<num
       for (const warning of 'warnings' in result ? (result.warnings ?? []) : []) printError(`forge: WARNING: ${warning}\n`);
       if (result.error !== null) printError(errorLines(result.error));
       if (result.status === 'waiting') printError(`forge: run ${result.run_id} waits for an approval: see \`forge approvals list\`; it goes on once answered (or with \`forge run --resume ${result.run_id}\`).\n`);
-      const how = 'conversation_id' in result ? `conversation ${result.conversation_id}` : `${result.status === 'refused' ? 'refused to replay' : 'replayed'} skill ${result.skill} (${result.mode}, ${result.llm_calls} model calls)`;
+      const how = 'conversation_id' in result ? `conversation ${result.conversation_id}` : `${result.status === 'refused' ? 'refused to replay' : 'replayed'} skill ${result.skill} (${result.mode}, ${formatQuantity(result.llm_calls, 'model call')})`;
       printError(`run ${result.run_id} · ${how} · log ${result.log_file}\n`);
     }
     return exitCodeForRun(result.status);

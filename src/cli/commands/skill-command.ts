@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { ConfigurationError, describeError } from '../../core/index.js';
 import type { ReplayModeOption } from '../../skills/index.js';
 import { EXIT, errorLines, exitCodeForRun, parsePositiveInteger } from '../command-errors.js';
+import { formatQuantity } from '../event-line/index.js';
 import { printError, printJson, printOut } from '../terminal-output.js';
 import { withRuntime } from '../with-runtime.js';
 
@@ -195,7 +196,7 @@ Names are kebab-case; a run already saved, or a name taken, is refused unless --
           }
           for (const write of result.writes) printError(`  ${write.made ? (write.ok === true ? 'wrote' : 'write failed') : 'would write'}: step ${write.step} ${write.tool} ${JSON.stringify(write.arguments)}\n`);
           if (result.error !== null) printError(errorLines(result.error));
-          printError(`${result.mode} replay${result.dry_run ? ' (dry run)' : ''} · ${result.status} · ${result.llm_calls} model calls · ${result.tokens.input} in / ${result.tokens.output} out tokens · log ${result.log_file}\n`);
+          printError(`${result.mode} replay${result.dry_run ? ' (dry run)' : ''} · ${result.status} · ${formatQuantity(result.llm_calls, 'model call')} · ${result.tokens.input} in / ${result.tokens.output} out tokens · log ${result.log_file}\n`);
         }
         return exitCodeForRun(result.status);
       });

@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import { ConfigurationError } from '../../core/index.js';
 import type { RunTotals, UsageTotals } from '../../runlog/index.js';
-import type { AggregateStats, RunStats } from '../../stats/index.js';
+import type { AggregateStats, RunStats, SynthesisFigures } from '../../stats/index.js';
 import { EXIT, reportError } from '../command-errors.js';
+import { formatQuantity } from '../event-line/index.js';
 import { printError, printJson, printOut } from '../terminal-output.js';
 
 function formatCost(cost: number | null): string {
@@ -10,14 +11,23 @@ function formatCost(cost: number | null): string {
 }
 
 function formatUsage(usage: UsageTotals): string {
-  return `${usage.llm_calls} calls, ${usage.tokens.input} in / ${usage.tokens.output} out tokens, ${formatCost(usage.cost_usd)}`;
+  return `${formatQuantity(usage.llm_calls, 'call')}, ${usage.tokens.input} in / ${usage.tokens.output} out tokens, ${formatCost(usage.cost_usd)}`;
 }
 
 function formatRatio(value: number | null): string {
   return value === null ? 'n/a' : value.toFixed(2);
 }
 
-function runReport(file: string | null, totals: RunTotals): string {
+/** The synthesis row, the same for one run and for many. */
+function synthesisRow(synthesis: SynthesisFigures): string {
+  return (
+    `synthesis  ${synthesis.drafted} drafted, ${synthesis.promoted} promoted, ${synthesis.failed} failed; ` +
+    `catch rate ${formatRatio(synthesis.catch_rate)} (${formatQuantity(synthesis.caught, 'draft')} failed a verification before the verdict); ` +
+    `reuse ratio ${formatRatio(synthesis.reuse_ratio)} (${formatQuantity(synthesis.tool_uses, 'use')})`
+  );
+}
+
+function runReport(file: string | null, totals: RunTotals, synthesis: SynthesisFigures): string {
   const tools = Object.entries(totals.tools).map(([name, count]) => `${name}×${count}`).join(', ') || 'none';
   const lines = [
     `run        ${totals.run_id ?? '?'}  (${file ?? 'no run log recorded'})`,
@@ -28,12 +38,15 @@ function runReport(file: string | null, totals: RunTotals): string {
     `tokens     ${totals.tokens.input} in / ${totals.tokens.output} out`,
     `cost       ${formatCost(totals.cost_usd)}`,
     `tool calls ${totals.tool_calls} (${totals.tool_errors} failed): ${tools}`,
+    synthesisRow(synthesis),
   ];
   if (Object.keys(totals.per_model).length > 1) {
     for (const [model, usage] of Object.entries(totals.per_model)) lines.push(`  model ${model}: ${formatUsage(usage)}`);
   }
   for (const [tool, synthesis] of Object.entries(totals.syntheses)) {
-    lines.push(`synthesized ${tool}: ${synthesis.status} after ${synthesis.revisions} revisions (${synthesis.verification_failures} failed verifications), ${formatUsage(synthesis)}`);
+    lines.push(
+      `synthesized ${tool}: ${synthesis.status} after ${formatQuantity(synthesis.revisions, 'revision')} (${formatQuantity(synthesis.verification_failures, 'failed verification')}), ${formatUsage(synthesis)}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -41,26 +54,28 @@ function runReport(file: string | null, totals: RunTotals): string {
 function aggregateReport(source: string, { files, totals }: AggregateStats): string {
   const halts = Object.entries(totals.halts_by_reason).map(([reason, count]) => `${reason} ${count}`).join(', ');
   const logs = files.length === 0 ? '' : files.length === 1 ? `: ${files[0]}` : `: ${files[0]} … ${files.at(-1)}`;
-  const { synthesis } = totals;
   const lines = [
     `runs       ${totals.runs} ${source}${logs}`,
     `halts      ${halts}`,
     `total      ${formatUsage(totals)}`,
     ...Object.entries(totals.per_model).map(([model, usage]) => `  model ${model}: ${formatUsage(usage)}`),
     `tool calls ${totals.tool_calls} (${totals.tool_errors} failed)`,
-    `synthesis  ${synthesis.drafted} drafted, ${synthesis.promoted} promoted, ${synthesis.failed} failed; ` +
-      `catch rate ${formatRatio(synthesis.catch_rate)} (${synthesis.caught} drafts failed a verification before the verdict); ` +
-      `reuse ratio ${formatRatio(synthesis.reuse_ratio)} (${synthesis.tool_uses} uses)`,
-    ...Object.entries(synthesis.per_tool).map(([tool, usage]) => `  tool ${tool} (${usage.status}): ${formatUsage(usage)}`),
+    synthesisRow(totals.synthesis),
+    ...Object.entries(totals.synthesis.per_tool).map(([tool, usage]) => `  tool ${tool} (${usage.status}): ${formatUsage(usage)}`),
   ];
   return `${lines.join('\n')}\n`;
 }
 
-/** Prints one run's figures; the exit code says whether its log was read to the end. */
+/**
+ * Prints one run's figures; the exit code says whether its log was read to the end. A log that could
+ * not be read at all gets no report of zeros, only the error naming the file and line.
+ */
 function reportRunStats(stats: RunStats, json: boolean): number {
-  if (json) printJson({ file: stats.file, ...stats.totals, ...(stats.error === undefined ? {} : { error: stats.error.toJSON() }) });
-  else printOut(runReport(stats.file, stats.totals));
-  if (stats.error !== undefined && !json) printError(`forge: ${stats.error.message}\n`);
+  const { per_tool: _perTool, ...synthesis } = stats.synthesis;
+  const unread = stats.error !== undefined && stats.totals.run_id === null;
+  if (json) printJson({ file: stats.file, ...stats.totals, synthesis, ...(stats.error === undefined ? {} : { error: stats.error.toJSON() }) });
+  else if (!unread) printOut(runReport(stats.file, stats.totals, stats.synthesis));
+  if (stats.error !== undefined && !json) printError(`forge: ${unread ? 'cannot read the run log' : 'the run log stops early'}: ${stats.error.message}\n`);
   return stats.error === undefined ? EXIT.ok : EXIT.failed;
 }
 

@@ -3,7 +3,7 @@ import type { ToolDescription } from '../../runtime/index.js';
 import { EXIT, parseJsonOption } from '../command-errors.js';
 import { printError, printJson, printOut } from '../terminal-output.js';
 import { withRuntime } from '../with-runtime.js';
-import { formatEventLine } from '../event-line/index.js';
+import { formatEventLine, formatQuantity } from '../event-line/index.js';
 
 function toolText(described: ToolDescription, withSource: boolean): string {
   const lines = [
@@ -15,7 +15,7 @@ function toolText(described: ToolDescription, withSource: boolean): string {
   if (entry !== undefined) {
     lines.push(
       '',
-      `toolbox: ${entry.status}, ${entry.origin}, ${counted(entry.revisions, 'revision')}, ${counted(entry.uses, 'use')}, capabilities ${entry.capabilities.join(', ') || 'none'}` +
+      `toolbox: ${entry.status}, ${entry.origin}, ${formatQuantity(entry.revisions, 'revision')}, ${formatQuantity(entry.uses, 'use')}, capabilities ${entry.capabilities.join(', ') || 'none'}` +
         ` (used in its test: ${entry.capabilities_used.join(', ') || 'none'}), cost ${entry.cost_usd === null ? 'unknown' : `$${entry.cost_usd.toFixed(4)}`}`,
     );
     if (entry.failures.length > 0) lines.push('last verification failed:', ...entry.failures.map((failure) => `  - ${failure}`));
@@ -26,10 +26,6 @@ function toolText(described: ToolDescription, withSource: boolean): string {
     else lines.push('', 'Add --source to print the tool module and its test.');
   }
   return `${lines.join('\n')}\n`;
-}
-
-function counted(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 async function readInputFile(readFile: (file: string, encoding: 'utf8') => Promise<string>, file: string, option: string, hint: string): Promise<string> {
@@ -61,7 +57,7 @@ export function registerToolsCommand(program: Command): void {
           for (const row of rows) printOut(`${row.name.padEnd(width)}  ${row.side_effect.padEnd(8)} ${row.risk.padEnd(6)} ${row.description.split('\n')[0]}\n`);
           if (toolbox.length > 0) printOut('\ntoolbox:\n');
           for (const entry of toolbox) {
-            printOut(`${entry.name.padEnd(width)}  ${entry.status.padEnd(8)} ${entry.origin}, ${counted(entry.revisions, 'revision')}, ${counted(entry.uses, 'use')}${entry.failures.length === 0 ? '' : ` — ${entry.failures[0]}`}\n`);
+            printOut(`${entry.name.padEnd(width)}  ${entry.status.padEnd(8)} ${entry.origin}, ${formatQuantity(entry.revisions, 'revision')}, ${formatQuantity(entry.uses, 'use')}${entry.failures.length === 0 ? '' : ` — ${entry.failures[0]}`}\n`);
           }
           if (unreadable.length > 0 && toolbox.length === 0) printOut('\ntoolbox:\n');
           for (const entry of unreadable) printOut(`${entry.name.padEnd(width)}  unreadable: ${entry.issues.join('; ')}\n${' '.repeat(width + 2)}${entry.hint}\n`);
@@ -157,7 +153,7 @@ export function registerToolsCommand(program: Command): void {
           // Tool sources and tests, and what tools were written to do: private, like the store they came from.
           const { writeFile } = await import('node:fs/promises');
           await writeFile(file, `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 });
-          printError(`exported ${counted(manifest.tools.length, 'tool')} to ${file}\n`);
+          printError(`exported ${formatQuantity(manifest.tools.length, 'tool')} to ${file}\n`);
         }
         return EXIT.ok;
       });
@@ -177,7 +173,7 @@ export function registerToolsCommand(program: Command): void {
         if (!json) printError(`importing ${file}: every promoted tool goes through the verification gate again…\n`);
         const imported = await importToolboxManifest(runtime.toolbox, runtime.registry, text, file, { fetch: runtime.fetch });
         if (json) printJson({ imported: imported.map((entry) => ({ name: entry.name, status: entry.status, uses: entry.uses })) });
-        else printOut(`imported ${counted(imported.length, 'tool')}${imported.map((entry) => `\n  ${entry.name} (${entry.status})`).join('')}\n`);
+        else printOut(`imported ${formatQuantity(imported.length, 'tool')}${imported.map((entry) => `\n  ${entry.name} (${entry.status})`).join('')}\n`);
         return EXIT.ok;
       });
     });

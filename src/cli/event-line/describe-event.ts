@@ -41,7 +41,7 @@ export function describeEvent(event: ForgeEvent): string {
       return `${event.model} iteration ${event.iteration} failed after ${formatDuration(event.latency_ms)}${status}: ${formatErrorInfo(event.error)}`;
     }
     case 'assistant-text':
-      return `iteration ${event.iteration}, ${formatCount(event.text.length)} chars`;
+      return `iteration ${event.iteration}, ${formatQuantity(event.text.length, 'char')}`;
     case 'tool-call-start':
       return `${event.tool} ${formatCompactJson(event.input, inputPreviewLimit)} (${event.call_id})`;
     case 'policy-decision':
@@ -51,6 +51,8 @@ export function describeEvent(event: ForgeEvent): string {
       const suffix = flags.length === 0 ? '' : `, ${flags.join(', ')}`;
       return `${event.tool} -> ${formatSize(event.output.length)} in ${formatDuration(event.duration_ms)}${suffix} (${event.call_id})`;
     }
+    case 'tool-log':
+      return `${event.tool} logged ${formatQuantity(event.lines.length, 'line')} (${event.call_id})`;
     case 'tool-error':
       return `${event.tool} failed after ${formatDuration(event.duration_ms)}: ${formatErrorInfo(event.error)} (${event.call_id})`;
     case 'plan-update': {
@@ -94,7 +96,7 @@ export function formatErrorInfo(error: ErrorInfo): string {
  * followed by any cheaper strategy that was tried and refused, with its reason.
  */
 export function formatResolution(resolution: SkillResolution): string {
-  const candidates = resolution.candidates === undefined ? '' : `, ${resolution.candidates} candidates`;
+  const candidates = resolution.candidates === undefined ? '' : `, ${formatQuantity(resolution.candidates, 'candidate')}`;
   const refused = (resolution.rejections ?? []).map((rejection) => ` (${rejection.strategy} refused: ${rejection.reason})`).join('');
   return `${resolution.name} <- ${resolution.strategy}${candidates}: ${formatCompactJson(resolution.value, valuePreviewLimit)}${resolution.proven === false ? ' (not proven)' : ''}${refused}`;
 }

@@ -2,7 +2,7 @@ import type { ForgeEvent } from '../../core/index.js';
 import { describeEvent, formatErrorInfo, formatResolution } from './describe-event.js';
 import { formatClockTime, truncateText } from './format-values.js';
 
-/** Model prose is long and not the point of a trace; errors and sandbox output are never cut. */
+/** Model prose is long and not the point of a trace; errors and sandbox output (and logs) are never cut. */
 const proseLimit = 500;
 /** The longest event type, so the descriptions line up in a column. */
 const typeColumnWidth = 'verification-failed'.length;
@@ -26,6 +26,8 @@ function inlinePayload(event: ForgeEvent): string {
       return `text=${JSON.stringify(truncateText(event.text, proseLimit))}`;
     case 'verification-failed':
       return `output=${JSON.stringify(event.output)}`;
+    case 'tool-log':
+      return `lines=${JSON.stringify(event.lines)}`;
     case 'skill-step':
       return event.resolutions.length === 0 ? '' : `| ${event.resolutions.map(formatResolution).join('; ')}`;
     case 'run-end': {

@@ -1,7 +1,7 @@
-import type { EventOf, ForgeEvent } from '../../core/index.js';
+import type { EventOf, ForgeEvent, LiveEvent } from '../../core/index.js';
 import { terminalSafeValue } from '../terminal-text.js';
 import { emptyViewState, streamCapacity } from './view-state.js';
-import type { ModelCallInFlight, ViewTotals, ToolboxEntry, ViewState } from './view-state.js';
+import type { ModelCallInFlight, ViewEvent, ViewTotals, ToolboxEntry, ViewState } from './view-state.js';
 
 /**
  * Folds one event into the view. Pure: returns a new state and never mutates its input, so React can
@@ -11,7 +11,8 @@ import type { ModelCallInFlight, ViewTotals, ToolboxEntry, ViewState } from './v
  * control characters escaped (see `terminalText`): the view draws nothing else, so no tool output or
  * model text can send the terminal an escape sequence.
  */
-export function reduceViewState(state: ViewState, received: ForgeEvent): ViewState {
+export function reduceViewState(state: ViewState, received: ViewEvent): ViewState {
+  if (received.type === 'assistant-text-delta') return withTextDelta(state, terminalSafeValue(received));
   const event = terminalSafeValue(received);
   const atMs = eventTimeMs(event) ?? state.lastEventAtMs;
   const next: ViewState = {
@@ -36,10 +37,13 @@ export function reduceViewState(state: ViewState, received: ForgeEvent): ViewSta
         modelCallsInFlight: [...next.modelCallsInFlight, { model: event.model, iteration: event.iteration, startedAtMs: atMs ?? 0 }],
       };
     case 'model-call':
-      return { ...next, totals: addModelCall(next.totals, event), modelCallsInFlight: withoutFinishedCall(next.modelCallsInFlight, event) };
+      return { ...next, draft: null, totals: addModelCall(next.totals, event), modelCallsInFlight: withoutFinishedCall(next.modelCallsInFlight, event) };
+    case 'assistant-text':
+      return { ...next, draft: null };
     case 'model-error':
       return {
         ...next,
+        draft: null,
         totals: { ...next.totals, failedModelCalls: next.totals.failedModelCalls + 1 },
         modelCallsInFlight: withoutFinishedCall(next.modelCallsInFlight, event),
       };
@@ -52,17 +56,23 @@ export function reduceViewState(state: ViewState, received: ForgeEvent): ViewSta
     case 'convergence-check':
       return { ...next, convergence: event };
     case 'run-end':
-      return { ...next, end: event, modelCallsInFlight: [] };
+      return { ...next, end: event, draft: null, modelCallsInFlight: [] };
     default:
       return next;
   }
 }
 
 /** The view after all of `events`, in order. */
-export function viewStateFromEvents(events: Iterable<ForgeEvent>, initial: ViewState = emptyViewState): ViewState {
+export function viewStateFromEvents(events: Iterable<ViewEvent>, initial: ViewState = emptyViewState): ViewState {
   let state = initial;
   for (const event of events) state = reduceViewState(state, event);
   return state;
+}
+
+/** A piece of streamed text: it grows the draft of its iteration (a new iteration starts a new one) and is not an event of the stream. */
+function withTextDelta(state: ViewState, delta: LiveEvent): ViewState {
+  const text = state.draft?.iteration === delta.iteration ? state.draft.text + delta.delta : delta.delta;
+  return { ...state, draft: { iteration: delta.iteration, text } };
 }
 
 function eventTimeMs(event: ForgeEvent): number | null {

@@ -5,6 +5,7 @@ import { ReplaySession } from './replay-session.js';
 import type { ReplaySessionOptions, ReplaySnapshot } from './replay-session.js';
 import { RunScreen } from './run-screen.js';
 import type { Notice } from './run-view.js';
+import { useStreamScroll } from './use-stream-scroll.js';
 
 export interface ReplayAppProps {
   readonly session: ReplaySession;
@@ -12,6 +13,8 @@ export interface ReplayAppProps {
   readonly interactive: boolean;
   /** Why the run log stopped early, shown once every good event has been replayed. */
   readonly error?: RunLogError | undefined;
+  /** Called when the user presses Ctrl-C, just before the app exits. */
+  readonly onInterrupt?: () => void;
 }
 
 /** Redraw rate for the replay clock and spinners between events; see the live view for why not faster. */
@@ -19,12 +22,14 @@ const tickMs = 200;
 
 /**
  * The replay viewer: the run view driven by a `ReplaySession`, with a status row for position and keys.
- * Space pauses and resumes, `s` or → steps one event, q (or Ctrl-C) quits. When the replay ends the last
- * frame stays until q, so the final state can be read.
+ * Space pauses and resumes, `s` or → steps one event, ↑ ↓ PgUp PgDn Home End scroll the Event stream,
+ * q quits and Ctrl-C interrupts. When the replay ends the last frame stays until q, so the final state
+ * can be read.
  */
-export function ReplayApp({ session, interactive, error }: ReplayAppProps) {
+export function ReplayApp({ session, interactive, error, onInterrupt }: ReplayAppProps) {
   const snapshot = useSyncExternalStore(session.subscribe, session.snapshot);
   const { exit } = useApp();
+  const scroll = useStreamScroll(snapshot.state);
   useTicker(!snapshot.paused && !snapshot.finished);
   useEffect(() => {
     session.start();
@@ -35,6 +40,12 @@ export function ReplayApp({ session, interactive, error }: ReplayAppProps) {
   }, [interactive, snapshot.finished, exit]);
   useInput(
     (input, key) => {
+      if (key.ctrl && input === 'c') {
+        onInterrupt?.();
+        exit();
+        return;
+      }
+      if (scroll.handleKey(input, key)) return;
       if (key.rightArrow) session.step();
       // Keys pressed faster than a frame arrive as one chunk ("sss"); each one counts.
       for (const character of input) {
@@ -45,38 +56,57 @@ export function ReplayApp({ session, interactive, error }: ReplayAppProps) {
     },
     { isActive: interactive },
   );
-  return <RunScreen state={snapshot.state} now={session.replayTime()} notices={replayNotices(snapshot, interactive, session.speed, error)} />;
+  return <RunScreen state={snapshot.state} now={session.replayTime()} scrolledBack={scroll.scrolledBack} notices={replayNotices(snapshot, interactive, session.speed, error)} />;
 }
 
 export interface ReplayViewOptions extends Omit<ReplaySessionOptions, 'clock'> {
   /** Why the run log stopped early; shown after the last good event. */
   readonly error?: RunLogError | undefined;
+  /** Closes the viewer as interrupted when aborted (the command's SIGINT). */
+  readonly signal?: AbortSignal;
 }
 
+/** How the viewer closed: the user quit (or the replay ended without keys to read), or it was interrupted (Ctrl-C, SIGINT). */
+export type ReplayViewClosing = 'closed' | 'interrupted';
+
 /**
- * Replays `events` in the terminal and resolves when the viewer closes: when the user quits, or when the
- * replay ends if stdin is not a terminal (no keys can be read then). The final frame stays on screen.
+ * Replays `events` in the terminal and resolves when the viewer closes: when the user quits, when the
+ * replay ends if stdin is not a terminal (no keys can be read then), or when interrupted by Ctrl-C in
+ * the view or by `signal`. The final frame stays on screen.
  */
-export async function runReplayView(events: readonly ForgeEvent[], options: ReplayViewOptions): Promise<void> {
+export async function runReplayView(events: readonly ForgeEvent[], options: ReplayViewOptions): Promise<ReplayViewClosing> {
   const session = new ReplaySession(events, options);
-  const instance = render(<ReplayApp session={session} interactive={process.stdin.isTTY === true} error={options.error} />);
+  let closing: ReplayViewClosing = 'closed';
+  const interrupt = () => {
+    closing = 'interrupted';
+  };
+  // Ctrl-C is read as a key (the terminal is in raw mode), so the app reports it instead of Ink exiting on its own.
+  const instance = render(<ReplayApp session={session} interactive={process.stdin.isTTY === true} error={options.error} onInterrupt={interrupt} />, { exitOnCtrlC: false });
+  const onAbort = () => {
+    interrupt();
+    instance.unmount();
+  };
+  options.signal?.addEventListener('abort', onAbort, { once: true });
   try {
+    if (options.signal?.aborted === true) onAbort();
     await instance.waitUntilExit();
   } finally {
+    options.signal?.removeEventListener('abort', onAbort);
     session.dispose();
   }
+  return closing;
 }
 
 function replayNotices(snapshot: ReplaySnapshot, interactive: boolean, speed: number, error: RunLogError | undefined): Notice[] {
   const status = replayStatus(snapshot, error);
-  const keys = !interactive ? '' : snapshot.finished ? ' · q quit' : ' · space pause/play · s or → step · q quit';
+  const keys = !interactive ? '' : snapshot.finished ? ' · ↑↓ scroll · q quit' : ' · space pause/play · s or → step · ↑↓ scroll · q quit';
   const notices: Notice[] = [{ text: `${status} · replay ${snapshot.delivered}/${snapshot.total} events at ${speed}×${keys}`, tone: 'info' }];
   if (snapshot.finished && error !== undefined) notices.push({ text: `run log error: ${error.message}`, tone: 'error' });
   return notices;
 }
 
 function replayStatus(snapshot: ReplaySnapshot, error: RunLogError | undefined): string {
-  if (snapshot.finished) return error === undefined ? '■ finished' : '■ stopped at a bad line';
+  if (snapshot.finished) return error === undefined ? '■ finished' : snapshot.total === 0 ? '■ no events' : '■ stopped early';
   return snapshot.paused ? '⏸ paused' : '▶ playing';
 }
 

@@ -7,6 +7,8 @@ export interface RunScreenProps {
   readonly state: ViewState;
   readonly now: number;
   readonly notices?: readonly Notice[];
+  readonly scrolledBack?: number;
+  readonly answerPrintedBelow?: boolean;
 }
 
 /** Smaller than this, the panels cannot show a single row each; the view then overflows rather than vanish. */
@@ -16,7 +18,17 @@ const minimumHeight = 14;
  * The run view sized to the terminal, one row short of its height: a frame as tall as the terminal makes
  * Ink clear the whole screen on every redraw, which flickers.
  */
-export function RunScreen({ state, now, notices }: RunScreenProps) {
+export function RunScreen({ state, now, notices, scrolledBack = 0, answerPrintedBelow = false }: RunScreenProps) {
   const { columns, rows } = useTerminalSize();
-  return <RunView state={state} now={now} width={columns} height={Math.max(minimumHeight, rows - 1)} {...(notices === undefined ? {} : { notices })} />;
+  return (
+    <RunView
+      state={state}
+      now={now}
+      width={columns}
+      height={Math.max(minimumHeight, rows - 1)}
+      scrolledBack={scrolledBack}
+      answerPrintedBelow={answerPrintedBelow}
+      {...(notices === undefined ? {} : { notices })}
+    />
+  );
 }

@@ -20,7 +20,7 @@ export interface RunViewLayoutInput {
   readonly width: number;
   /** Rows for the three panels together (the screen minus header and footer). */
   readonly height: number;
-  /** Content rows the Toolbox and Plan panels would like, before borders and titles. */
+  /** Content rows the Toolbox and Plan panels would like, before borders and titles; 0 for the plan: no Plan panel at all. */
   readonly toolboxContentRows: number;
   readonly planContentRows: number;
 }
@@ -33,8 +33,21 @@ const panelChromeRows = 3;
 /** The stream keeps at least this many rows, whatever the other panels want. */
 const streamMinimumHeight = 6;
 
+/**
+ * A run without a plan (not convergence-gated) draws no Plan panel: the Toolbox takes the whole width
+ * and the stream every row the Toolbox does not need.
+ */
 export function planRunViewLayout({ width, height, toolboxContentRows, planContentRows }: RunViewLayoutInput): RunViewLayout {
   const toolboxWanted = toolboxContentRows + panelChromeRows;
+  if (planContentRows === 0) {
+    const toolboxHeight = clamp(toolboxWanted, panelChromeRows + 1, Math.min(Math.max(panelChromeRows + 1, Math.floor(height * 0.45)), height - streamMinimumHeight));
+    return {
+      arrangement: 'stacked',
+      toolbox: { width, height: toolboxHeight },
+      plan: { width, height: 0 },
+      stream: { width, height: Math.max(panelChromeRows, height - toolboxHeight) },
+    };
+  }
   const planWanted = planContentRows + panelChromeRows;
   if (width >= sideBySideMinimumWidth) {
     const topCap = Math.max(panelChromeRows + 2, Math.floor(height * 0.45));

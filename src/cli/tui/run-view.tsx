@@ -20,34 +20,43 @@ export interface RunViewProps {
   readonly width: number;
   readonly height: number;
   readonly notices?: readonly Notice[];
+  /** Entries of the Event stream scrolled past at the bottom: 0 (the default) follows the newest. */
+  readonly scrolledBack?: number;
+  /** The command prints the answer in full right under the view, so the view only points to it. */
+  readonly answerPrintedBelow?: boolean;
 }
 
 const headerRows = 1;
 
 /**
- * The whole screen for one run: header, Toolbox and Plan, Event stream, totals footer and notices,
+ * The whole screen for one run: header, Toolbox and Plan (only for a run with a plan), Event stream, totals footer and notices,
  * exactly `width` × `height`. A pure function of its props, so the live view, the replay viewer and the
  * tests all draw the same thing from the same state.
  */
-export function RunView({ state, now, width, height, notices = [] }: RunViewProps) {
+export function RunView({ state, now, width, height, notices = [], scrolledBack = 0, answerPrintedBelow = false }: RunViewProps) {
   const fixedRows = headerRows + totalsFooterRows(state.modelCallsInFlight, state.end) + notices.length;
+  const hasPlan = state.plan.length > 0 || state.convergence !== null;
   const layout = planRunViewLayout({
     width,
     height: Math.max(0, height - fixedRows),
     toolboxContentRows: 1 + Math.max(1, state.toolbox.length),
-    planContentRows: Math.max(1, state.plan.length) + (state.convergence === null ? 0 : 1),
+    planContentRows: hasPlan ? Math.max(1, state.plan.length) + (state.convergence === null ? 0 : 1) : 0,
   });
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
       <RunHeader state={state} />
       <Box flexDirection={layout.arrangement === 'side-by-side' ? 'row' : 'column'}>
         <ToolboxPanel toolbox={state.toolbox} width={layout.toolbox.width} height={layout.toolbox.height} />
-        <PlanPanel plan={state.plan} convergence={state.convergence} width={layout.plan.width} height={layout.plan.height} />
+        {hasPlan ? <PlanPanel plan={state.plan} convergence={state.convergence} width={layout.plan.width} height={layout.plan.height} /> : null}
       </Box>
       <EventStreamPanel
         stream={state.stream}
         eventCount={state.eventCount}
         startedAtMs={state.startedAtMs}
+        draft={state.draft}
+        end={state.end}
+        scrolledBack={scrolledBack}
+        answerPrintedBelow={answerPrintedBelow}
         width={layout.stream.width}
         height={layout.stream.height}
       />

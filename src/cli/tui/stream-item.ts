@@ -1,6 +1,7 @@
 import type { EventOf, ForgeEvent } from '../../core/index.js';
 import { describeEvent, formatCost, formatCount, formatDuration, formatErrorInfo, formatResolution } from '../event-line/index.js';
 import type { StyledRow, StyledSegment } from './styled-row.js';
+import type { TextDraft } from './view-state.js';
 import { toolStatusStyle } from './tool-status-style.js';
 import { limitRows, wrapText } from './wrap-text.js';
 
@@ -22,12 +23,28 @@ export interface StreamItemContext {
   readonly startedAtMs: number | null;
   /** Columns the panel offers for content. */
   readonly width: number;
+  /** Where the ended run's answer is shown, so it is shown once; absent while the run goes on or when it has no answer. */
+  readonly answer?: AnswerPlacement;
+}
+
+/**
+ * Where the answer appears, once: in the `assistant-text` entry it came from (`entryKey`), else in the
+ * `run-end` entry (an answer no model wrote, e.g. a skill replay's). When the command prints it in full
+ * right under the view's last frame (`printedBelow`), the view only says so.
+ */
+export interface AnswerPlacement {
+  readonly entryKey: string | null;
+  readonly printedBelow: boolean;
 }
 
 /** Errors and sandbox output are shown as fully as a screen reasonably allows; prose is a glimpse. */
 const errorRowLimit = 6;
 const sandboxOutputRowLimit = 12;
 const proseRowLimit = 3;
+/** The answer is what the run was for: it gets room to be read. */
+const answerRowLimit = 12;
+/** Streaming text shows its newest rows, where the model is writing. */
+const draftRowLimit = 6;
 /** A resolved value is often a URL; it is the evidence that the value came from reality, so it wraps rather than being cut. */
 const resolutionRowLimit = 3;
 const labelWidth = 8;
@@ -52,7 +69,7 @@ const policyColor: Record<EventOf<'policy-decision'>['decision'], string> = {
 
 /** Builds the stream entry for `event`. */
 export function streamItemFromEvent(event: ForgeEvent, context: StreamItemContext): StreamItem {
-  const key = `${event.run_id}:${event.seq}`;
+  const key = streamItemKey(event);
   const offset = formatOffset(event, context.startedAtMs).padStart(offsetWidth);
   const prefix: StyledSegment[] = [{ text: `${offset} `, dim: true }];
   const headlineWidth = Math.max(8, context.width - offsetWidth - 1 - labelWidth - 1);
@@ -76,8 +93,14 @@ export function streamItemFromEvent(event: ForgeEvent, context: StreamItemContex
       return item(key, labelled('model', 'magenta', describeModelCall(event)));
     case 'model-error':
       return item(key, labelled('model', 'red', describeEvent(event), errorRowLimit));
-    case 'assistant-text':
+    case 'assistant-text': {
+      const answer = context.answer;
+      if (answer?.entryKey === key && answer.printedBelow) return item(key, labelled('answer', 'green', `${describeEvent(event)} · printed in full below`));
+      if (answer?.entryKey === key) return item(key, [...labelled('answer', 'green', describeEvent(event)), ...details(event.text, answerRowLimit)]);
       return item(key, [...labelled('text', 'white', describeEvent(event)), ...details(event.text, proseRowLimit)]);
+    }
+    case 'tool-log':
+      return item(key, [...labelled('log', 'gray', describeEvent(event)), ...details(event.lines.join('\n'), sandboxOutputRowLimit, 'gray')]);
     case 'tool-call-start':
       return item(key, labelled('call', 'cyan', describeEvent(event)));
     case 'policy-decision':
@@ -111,7 +134,7 @@ export function streamItemFromEvent(event: ForgeEvent, context: StreamItemContex
       return item(key, [
         ...labelled('end', color, describeEvent(event)),
         ...(event.error === null ? [] : details(formatErrorInfo(event.error), errorRowLimit, 'red')),
-        ...(event.answer === null ? [] : details(event.answer, proseRowLimit)),
+        ...(event.answer === null || context.answer === undefined || context.answer.entryKey !== null || context.answer.printedBelow ? [] : details(event.answer, answerRowLimit)),
       ]);
     }
     case 'run-start':
@@ -125,6 +148,41 @@ export function streamItemFromEvent(event: ForgeEvent, context: StreamItemContex
     case 'plan-update':
       return item(key, labelled('plan', 'cyan', describeEvent(event)));
   }
+}
+
+/** The key of an event's entry: unique within a run's stream. */
+export function streamItemKey(event: ForgeEvent): string {
+  return `${event.run_id}:${event.seq}`;
+}
+
+/** The model's text as it streams in: its newest rows, under a headline that says it is still coming. */
+export function streamItemFromDraft(draft: TextDraft, context: StreamItemContext): StreamItem {
+  const indent = ' '.repeat(context.width >= alignedDetailsMinimumWidth ? offsetWidth + 1 + labelWidth + 1 : 4);
+  const rows = wrapText(`${draft.text}▍`, Math.max(8, context.width - indent.length));
+  const shown = rows.slice(-draftRowLimit);
+  return item('draft', [
+    [{ text: `${''.padStart(offsetWidth)} `, dim: true }, { text: `${'text'.padEnd(labelWidth)} `, color: 'white', bold: true }, { text: `iteration ${draft.iteration}, streaming…`, dim: true }],
+    ...shown.map((row): StyledRow => [{ text: `${indent}${row}` }]),
+  ]);
+}
+
+/**
+ * `item` cut to `rows` rows when it is taller, keeping its headline and its frame whole: the last row
+ * kept says how many more there are, so a tall failure is shortened visibly rather than cropped.
+ */
+export function fitStreamItem(shown: StreamItem, rows: number): StreamItem {
+  if (shown.height <= rows) return shown;
+  const border = shown.frameColor === undefined ? 0 : 2;
+  const kept = shown.rows.slice(0, Math.max(1, rows - border - 1));
+  const marker: StyledRow = [{ text: `… ${shown.rows.length - kept.length} more lines in the run log`, dim: true, color: shown.frameColor }];
+  const fitted = rows - border > 1 ? [...kept, marker] : kept;
+  return { ...shown, rows: fitted, height: fitted.length + border };
+}
+
+/** A framed entry that does not fit at the top of the stream: its headline alone, unframed, saying how to see it whole. */
+export function collapseStreamItem(shown: StreamItem): StreamItem {
+  const [headline = []] = shown.rows;
+  return item(shown.key, [[...headline, { text: ' · ↑ to see it whole', dim: true }]]);
 }
 
 // Numbers first: at 80 columns the tail of a row is what gets cut, and the cost matters more than the slug.

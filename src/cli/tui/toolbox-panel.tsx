@@ -1,4 +1,5 @@
 import { Box, Text } from 'ink';
+import { formatQuantity } from '../event-line/index.js';
 import { Panel, panelContentRows, panelContentWidth } from './panel.js';
 import { toolStatusStyle } from './tool-status-style.js';
 import type { ToolboxEntry } from './view-state.js';
@@ -29,7 +30,7 @@ export function ToolboxPanel({ toolbox, width, height }: ToolboxPanelProps) {
   const hidden = toolbox.length - visible.length;
   const failed = toolbox.filter((entry) => entry.status === 'failed').length;
   return (
-    <Panel title="Toolbox" summary={`${toolbox.length} tools${failed > 0 ? `, ${failed} failed` : ''}`} width={width} height={height}>
+    <Panel title="Toolbox" summary={`${formatQuantity(toolbox.length, 'tool')}${failed > 0 ? `, ${failed} failed` : ''}`} width={width} height={height}>
       <Text dimColor wrap="truncate-end">
         {`  ${'tool'.padEnd(nameWidth)}${showStatusWord ? 'status'.padEnd(statusColumnWidth) : ''}${'uses'.padStart(usesColumnWidth)}${'rev'.padStart(revisionsColumnWidth)}`}
       </Text>

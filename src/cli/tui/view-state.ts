@@ -1,4 +1,7 @@
-import type { EventOf, ForgeEvent } from '../../core/index.js';
+import type { EventOf, ForgeEvent, LiveEvent } from '../../core/index.js';
+
+/** What the view is built from: the run's events, and while it is watched live, its live events. */
+export type ViewEvent = ForgeEvent | LiveEvent;
 
 /** A synthesized tool's lifecycle state, or `builtin` for a tool the run started with. */
 export type ToolboxStatus = 'builtin' | EventOf<'toolbox-change'>['status'];
@@ -22,6 +25,15 @@ export interface ToolboxEntry {
 export type PlanStep = EventOf<'plan-update'>['steps'][number];
 export type ConvergenceCheck = EventOf<'convergence-check'>;
 
+/**
+ * The text of the model call in flight so far, from its `assistant-text-delta` live events. It is
+ * dropped when the call ends: the `assistant-text` that follows holds the whole text.
+ */
+export interface TextDraft {
+  readonly iteration: number;
+  readonly text: string;
+}
+
 /** A model call that has started and not yet finished; the footer shows it with a spinner. */
 export interface ModelCallInFlight {
   readonly model: string;
@@ -44,7 +56,8 @@ export interface ViewTotals {
 }
 
 /**
- * Everything the terminal UI shows, derived from the events of one run and nothing else. The same state
+ * Everything the terminal UI shows, derived from the events of one run and nothing else (plus, live, the
+ * text streaming in, which only the live view receives). The same state
  * is produced whether the events arrive live from the bus or from a recorded file, which is what lets the
  * replay viewer and the live view share one renderer. Times are taken from the events' `ts`, never from
  * the wall clock, so a state is a pure function of its events.
@@ -63,6 +76,8 @@ export interface ViewState {
   readonly modelCallsInFlight: readonly ModelCallInFlight[];
   /** The most recent events, oldest first, at most `streamCapacity` of them. */
   readonly stream: readonly ForgeEvent[];
+  /** The model's text as it streams in, shown below the newest event; null between model calls and in a replay. */
+  readonly draft: TextDraft | null;
   readonly end: EventOf<'run-end'> | null;
 }
 
@@ -82,5 +97,6 @@ export const emptyViewState: ViewState = {
   totals: { modelCalls: 0, failedModelCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, unpricedCalls: 0 },
   modelCallsInFlight: [],
   stream: [],
+  draft: null,
   end: null,
 };

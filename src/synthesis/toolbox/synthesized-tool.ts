@@ -25,7 +25,8 @@ function riskOf(entry: ToolboxEntry): RiskLevel {
  * schema derived from the module's own JSON Schema, the policy judges it like any other tool, and every
  * call runs the verified source in a fresh sandbox with exactly its declared capabilities, fetching
  * through the run's guarded fetch. A tool that uses the network is `external`, so its output is
- * wrapped as untrusted; one that may fetch or write files is a `write` tool.
+ * wrapped as untrusted; one that may fetch or write files is a `write` tool. What the guest wrote with
+ * `forge.log` goes to the run's watcher (`context.log`, a `tool-log` event), never to the model.
  */
 export function createSynthesizedTool(entry: ToolboxEntry, options: SynthesizedToolOptions): AnyTool {
   return {
@@ -45,6 +46,8 @@ export function createSynthesizedTool(entry: ToolboxEntry, options: SynthesizedT
         hostCapabilities: { fetch: context.fetch, jailRoot: options.jailRoot },
         ...(options.limits === undefined ? {} : { limits: options.limits }),
       });
+      // Logged lines are shown whether the call worked or not: they are most useful when it did not.
+      context.log?.(result.logs);
       if (!result.ok) throw new ToolExecutionError(entry.name, `${result.error.name}: ${result.error.message}`);
       await options.onUse?.(entry.name);
       return result.value;
