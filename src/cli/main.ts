@@ -1,51 +1,19 @@
-import { Command, CommanderError } from 'commander';
-import { registerReplayCommand } from './commands/replay-command.js';
-import { registerRunCommand } from './commands/run-command.js';
-import { registerRunsCommand } from './commands/runs-command.js';
-import { registerApprovalsCommand } from './commands/approvals-command.js';
-import { registerStatsCommand } from './commands/stats-command.js';
-import { registerToolsCommand } from './commands/tools-command.js';
-import { registerMcpCommand } from './commands/mcp-command.js';
-import { registerDemoCommand } from './commands/demo-command.js';
-import { registerSkillCommand } from './commands/skill-command.js';
-import { EXIT, reportError } from './command-errors.js';
-import { FORGE_VERSION } from '../version.js';
+import { CommanderError } from 'commander';
+import { EXIT, reportError, reportUsageError } from './command-errors.js';
+import { buildProgram, commandNamedBy } from './program.js';
 
-const program = new Command()
-  .name('forge')
-  .description('Forge: an agent engine whose agents pay full reasoning cost only the first time they solve a repeatable problem.')
-  .version(FORGE_VERSION)
-  .showHelpAfterError('(run with --help for usage)')
-  .exitOverride()
-  .addHelpText(
-    'after',
-    `
-Start here:
-  $ forge demo                        a complete agent run on local data, no key needed
-  $ forge run "your task"             run an agent (configure a model first: see \`forge run --help\`)
-  $ forge tools list                  what the agent can use
-
-Configuration is by environment: FORGE_HOME (default ./.forge), FORGE_MODEL, OPENAI_API_KEY,
-ANTHROPIC_API_KEY, OPENROUTER_API_KEY, FORGE_SEARCH, FORGE_SEARXNG_URL, FORGE_ALLOW_HOSTS, …
-(the README lists them all).`,
-  );
-
-registerRunCommand(program);
-registerToolsCommand(program);
-registerMcpCommand(program);
-registerRunsCommand(program);
-registerApprovalsCommand(program);
-registerStatsCommand(program);
-registerReplayCommand(program);
-registerDemoCommand(program);
-registerSkillCommand(program);
+const json = process.argv.includes('--json');
+// With --json, an argument-parser error is printed as the JSON error document below, not as commander's text.
+const program = buildProgram(json ? { outputError: () => {}, writeErr: () => {} } : {});
 
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
   if (error instanceof CommanderError) {
-    process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    const done = error.exitCode === 0;
+    if (json && !done) reportUsageError(error, commandNamedBy(program, process.argv.slice(2)));
+    process.exitCode = done ? EXIT.ok : EXIT.usage;
   } else {
-    process.exitCode = reportError(error, process.argv.includes('--json'));
+    process.exitCode = reportError(error, json);
   }
 }

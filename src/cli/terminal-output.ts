@@ -1,4 +1,5 @@
 import { SecretRedactor, secretsFromEnvironment } from '../redaction/index.js';
+import { presentJson } from './json-output/index.js';
 import { terminalJson, terminalText } from './terminal-text.js';
 
 /**
@@ -21,9 +22,11 @@ export function printError(text: string): void {
   process.stderr.write(terminalText(cliRedactor.redactText(text)));
 }
 
-/** `value` as indented JSON on stdout, one document followed by a newline; redacted and terminal-safe, still valid JSON. */
+/**
+ * `value` as indented JSON on stdout, one document followed by a newline: presented by the one JSON
+ * convention (`presentJson`: plain data, figures rounded), redacted and terminal-safe, still valid JSON.
+ */
 export function printJson(value: unknown): void {
-  // Through JSON first, so what is redacted is exactly what is printed (class instances by their toJSON).
-  const plain = JSON.parse(JSON.stringify(value) ?? 'null') as unknown;
-  process.stdout.write(`${terminalJson(cliRedactor.redactValue(plain))}\n`);
+  // Presented first, so what is redacted is exactly what is printed.
+  process.stdout.write(`${terminalJson(cliRedactor.redactValue(presentJson(value)))}\n`);
 }

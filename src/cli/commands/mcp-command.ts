@@ -207,6 +207,11 @@ is never printed.`,
           await endpoint.close();
           throw error;
         });
+        // Listening for the signals before saying where it listens, so a client that stops it on that line is heard.
+        const stopped = new Promise<void>((resolve) => {
+          process.once('SIGINT', resolve);
+          process.once('SIGTERM', resolve);
+        });
         const url = `${listener.origin}/mcp`;
         const access = token === undefined ? '' : ' · clients must send the access token as a bearer token';
         print(
@@ -214,10 +219,7 @@ is never printed.`,
           { url, tools: options.expose ?? [], skills: options.skill ?? [], allowed_hosts: listener.allowedHosts, token_required: token !== undefined },
           `Forge MCP server listening on ${url}${access} (Ctrl-C to stop)\n`,
         );
-        await new Promise<void>((resolve) => {
-          process.once('SIGINT', resolve);
-          process.once('SIGTERM', resolve);
-        });
+        await stopped;
         await endpoint.close();
         await listener.close();
         return EXIT.ok;

@@ -1,0 +1,8 @@
+import type { Command } from 'commander';
+
+/** The names from the program down to `command`, e.g. `forge tools call`. */
+export function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let current: Command | null = command; current !== null; current = current.parent) names.unshift(current.name());
+  return names.join(' ');
+}
