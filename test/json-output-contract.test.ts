@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { commandPath } from '../src/cli/command-path.js';
+import { commandKey } from '../src/cli/command-path.js';
 import { buildProgram } from '../src/cli/program.js';
 import { commandOutputs, errorOutputSchema } from '../src/cli/json-output/index.js';
 import { startFixtureWorld, type FixtureWorldServer } from '../src/demo/index.js';
@@ -18,9 +18,9 @@ import { startEngineWorld, type EngineWorld } from './support/engine-world.js';
 
 const MODEL = 'openai:gpt-4.1-mini';
 
-/** Every command of the tree that takes `--json`, by its path (`forge tools call`). */
+/** Every command of the tree that takes `--json`, by the words after `forge` (`tools call`). */
 function commandsTakingJson(command: Command): string[] {
-  const own = command.options.some((option) => option.long === '--json') ? [commandPath(command)] : [];
+  const own = command.options.some((option) => option.long === '--json') ? [commandKey(command)] : [];
   return [...own, ...command.commands.flatMap(commandsTakingJson)];
 }
 
@@ -138,7 +138,7 @@ describe('the --json contract of every command', () => {
   });
 
   it('has a registered output schema for every command that takes --json, and none for a command that does not exist', () => {
-    const taking = commandsTakingJson(buildProgram()).map((name) => name.replace(/^forge ?/, '')).sort();
+    const taking = commandsTakingJson(buildProgram()).sort();
     expect(taking.length).toBeGreaterThan(20);
     expect(taking.filter((name) => commandOutputs[name] === undefined), 'commands with --json but no registered output schema').toEqual([]);
     expect(Object.keys(commandOutputs).filter((name) => !taking.includes(name)), 'schemas registered for commands that do not take --json').toEqual([]);

@@ -1,6 +1,6 @@
 import { ConfigurationError, ForgeError, ModelNotConfiguredError, UnknownToolsError, describeError, type ErrorInfo, type RunStatus } from '../core/index.js';
 import type { Command, CommanderError } from 'commander';
-import { errorDocument } from './json-output/index.js';
+import { errorDocument } from './json-output/error-output.js';
 import { commandPath } from './command-path.js';
 import { printError, printJson } from './terminal-output.js';
 

@@ -6,3 +6,8 @@ export function commandPath(command: Command): string {
   for (let current: Command | null = command; current !== null; current = current.parent) names.unshift(current.name());
   return names.join(' ');
 }
+
+/** The words after `forge` that name `command`, e.g. `tools call`: how `commandOutputs` is keyed. */
+export function commandKey(command: Command): string {
+  return commandPath(command).split(' ').slice(1).join(' ');
+}

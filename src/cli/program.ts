@@ -9,6 +9,8 @@ import { registerMcpCommand } from './commands/mcp-command.js';
 import { registerDemoCommand } from './commands/demo-command.js';
 import { registerSkillCommand } from './commands/skill-command.js';
 import { FORGE_VERSION } from '../version.js';
+import { commandKey } from './command-path.js';
+import { presentJsonAs } from './terminal-output.js';
 
 /**
  * The whole `forge` command tree, built without parsing anything: `main.ts` parses `process.argv` with
@@ -36,6 +38,13 @@ Configuration is by environment: FORGE_HOME (default ./.forge), FORGE_MODEL, OPE
 ANTHROPIC_API_KEY, OPENROUTER_API_KEY, FORGE_SEARCH, FORGE_SEARXNG_URL, FORGE_ALLOW_HOSTS, …
 (the README lists them all).`,
     );
+
+  // With --json, what the command prints is presented by its output schema (loaded only then, so other commands start fast).
+  program.hook('preAction', async (_program, action) => {
+    if (action.opts()['json'] !== true) return;
+    const { commandOutputs } = await import('./json-output/command-outputs.js');
+    presentJsonAs(commandOutputs[commandKey(action)]);
+  });
 
   registerRunCommand(program);
   registerToolsCommand(program);

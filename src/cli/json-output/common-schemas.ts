@@ -1,11 +1,21 @@
 import { z } from 'zod';
-import { errorInfoSchema, haltReasonSchema, runKindSchema, runStatusSchema, runStepSchema, tokenUsageSchema } from '../../core/index.js';
+import { errorInfoSchema, haltReasonSchema, runKindSchema, runStatusSchema, runStepSchema as storedRunStepSchema, tokenUsageSchema } from '../../core/index.js';
+import { figurePrecision } from './json-presenter.js';
 
-/** Dollars, rounded to 1e-6 by the presenter; null when a model's price is unknown. */
-export const costSchema = z.number().nonnegative().nullable().describe('US dollars, rounded to 1e-6; null when a price is unknown');
+/** Dollars, rounded to 1e-6 by the presenter. */
+export const dollarsSchema = z.number().nonnegative().describe('US dollars, rounded to 1e-6').register(figurePrecision, { decimals: 6 });
+
+/** Dollars; null when a model's price is unknown. */
+export const costSchema = dollarsSchema.nullable();
 
 /** Milliseconds, rounded to 0.1 by the presenter. */
-export const durationSchema = z.number().nonnegative().describe('milliseconds, rounded to 0.1');
+export const durationSchema = z.number().nonnegative().describe('milliseconds, rounded to 0.1').register(figurePrecision, { decimals: 1 });
+
+/** A rate or ratio, rounded to 1e-4 by the presenter. */
+export const rateSchema = z.number().nonnegative().describe('rounded to 1e-4').register(figurePrecision, { decimals: 4 });
+
+/** One tool call of a run, as its result lists it. */
+export const runStepSchema = storedRunStepSchema.extend({ duration_ms: durationSchema });
 
 /** An error inside a result (a failed step, a run that failed): name, message and, when Forge knows one, a hint. */
 export const nestedErrorSchema = errorInfoSchema;

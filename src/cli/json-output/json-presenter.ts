@@ -1,41 +1,63 @@
+import { z } from 'zod';
+
 /**
- * How precise each kind of figure is worth printing, by the suffix of its key: dollars to a millionth,
- * milliseconds to a tenth, rates and ratios to 1e-4. Raw floating-point sums (`0.00021280000000000002`)
- * say nothing a person or script can use beyond that.
+ * The figures of the output schemas, with how many decimals each is worth printing: dollars to a
+ * millionth, milliseconds to a tenth, rates to 1e-4 (see `costSchema`, `durationSchema`, `rateSchema`).
+ * Raw floating-point sums (`0.00021280000000000002`) say nothing a person or script can use beyond that.
  */
-const PRECISION_BY_SUFFIX: readonly (readonly [suffix: string, decimals: number])[] = [
-  ['_usd', 6],
-  ['_ms', 1],
-  ['_rate', 4],
-  ['_ratio', 4],
-];
+export const figurePrecision = z.registry<{ decimals: number }>();
 
 function rounded(value: number, decimals: number): number {
   const factor = 10 ** decimals;
-  const result = Math.round(value * factor) / factor;
-  return Object.is(result, -0) ? 0 : result;
+  return Math.round(value * factor) / factor;
 }
 
-function decimalsFor(key: string): number | undefined {
-  return PRECISION_BY_SUFFIX.find(([suffix]) => key.endsWith(suffix))?.[1];
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function present(value: unknown, key: string | undefined): unknown {
-  if (typeof value === 'number') {
-    const decimals = key === undefined ? undefined : decimalsFor(key);
-    return decimals === undefined ? value : rounded(value, decimals);
+/** The parts of a zod schema's definition the presenter follows down to the figures. */
+interface SchemaDefinition {
+  readonly type: string;
+  readonly innerType?: z.ZodType;
+  readonly shape?: Record<string, z.ZodType>;
+  readonly element?: z.ZodType;
+  readonly valueType?: z.ZodType;
+  readonly options?: readonly z.ZodType[];
+}
+
+function present(value: unknown, schema: z.ZodType): unknown {
+  const precision = figurePrecision.get(schema);
+  if (precision !== undefined && typeof value === 'number') return rounded(value, precision.decimals);
+  const definition = schema._zod.def as unknown as SchemaDefinition;
+  switch (definition.type) {
+    case 'optional':
+    case 'nullable':
+    case 'readonly':
+      return present(value, definition.innerType!);
+    case 'object':
+      return isPlainObject(value) ? Object.fromEntries(Object.entries(value).map(([key, item]) => [key, definition.shape![key] === undefined ? item : present(item, definition.shape![key])])) : value;
+    case 'array':
+      return Array.isArray(value) ? value.map((item: unknown) => present(item, definition.element!)) : value;
+    case 'record':
+      return isPlainObject(value) ? Object.fromEntries(Object.entries(value).map(([key, item]) => [key, present(item, definition.valueType!)])) : value;
+    case 'union': {
+      const matching = definition.options!.find((option) => option.safeParse(value).success);
+      return matching === undefined ? value : present(value, matching);
+    }
+    default:
+      // Anything else holds no figure of ours: strings, enums, and data from outside Forge (tool inputs, results, JSON Schemas) stay exactly as they are.
+      return value;
   }
-  if (Array.isArray(value)) return value.map((item: unknown) => present(item, key));
-  if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, present(item, name)]));
 }
 
 /**
  * `value` as every `--json` output prints it: plain JSON data (class instances by their `toJSON`,
- * `undefined` fields dropped) with every figure rounded to its meaningful precision (see
- * `PRECISION_BY_SUFFIX`); a figure in a list takes its list's key (`durations_ms: [..]`). Keys are
- * already snake_case: each command's output schema (`commandOutputs`) says so and the contract test holds it.
+ * `undefined` fields dropped) and, given the command's output schema, every figure the schema
+ * declares rounded to its precision (`figurePrecision`). Only declared figures are touched: a number
+ * inside a tool's input or result is data, printed as it came.
  */
-export function presentJson(value: unknown): unknown {
-  return present(JSON.parse(JSON.stringify(value) ?? 'null') as unknown, undefined);
+export function presentJson(value: unknown, schema?: z.ZodType): unknown {
+  const plain = JSON.parse(JSON.stringify(value) ?? 'null') as unknown;
+  return schema === undefined ? plain : present(plain, schema);
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { haltReasonSchema, runStatusSchema, tokenUsageSchema } from '../../core/index.js';
-import { costSchema, durationSchema, nestedErrorSchema, usageSchema } from './common-schemas.js';
+import { costSchema, durationSchema, nestedErrorSchema, rateSchema, usageSchema } from './common-schemas.js';
 
 /** One run's figures, recomputed from its events. */
 const runTotalsShape = {
@@ -43,9 +43,9 @@ const aggregateStatsSchema = z.object({
     promoted: z.number().int().nonnegative(),
     failed: z.number().int().nonnegative(),
     caught: z.number().int().nonnegative(),
-    catch_rate: z.number().min(0).max(1).nullable().describe('rounded to 1e-4'),
+    catch_rate: rateSchema.nullable(),
     tool_uses: z.number().int().nonnegative(),
-    reuse_ratio: z.number().nonnegative().nullable().describe('rounded to 1e-4'),
+    reuse_ratio: rateSchema.nullable(),
     per_tool: z.record(z.string(), usageSchema.extend({ status: z.enum(['promoted', 'failed']) })),
   }),
   errors: z.array(runLogErrorSchema),

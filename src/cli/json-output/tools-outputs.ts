@@ -1,15 +1,17 @@
 import { z } from 'zod';
 import { toolStatusSchema } from '../../core/index.js';
 import { toolboxEntrySchema } from '../../synthesis/toolbox/index.js';
-import { anyJsonSchema, durationSchema, nestedErrorSchema } from './common-schemas.js';
+import { anyJsonSchema, costSchema, durationSchema, nestedErrorSchema } from './common-schemas.js';
 
 const riskSchema = z.enum(['low', 'medium', 'high']);
 const sideEffectSchema = z.enum(['read', 'write']);
 const capabilitiesSchema = toolboxEntrySchema.shape.capabilities;
+/** A toolbox entry, its cost a figure like every other. */
+const toolboxEntryOutputSchema = toolboxEntrySchema.extend({ cost_usd: costSchema });
 
 export const toolsListOutputSchema = z.object({
   tools: z.array(z.object({ name: z.string(), risk: riskSchema, side_effect: sideEffectSchema, description: z.string() })),
-  toolbox: z.array(toolboxEntrySchema.pick({ name: true, status: true, origin: true, revisions: true, uses: true, capabilities: true, cost_usd: true, failures: true })),
+  toolbox: z.array(toolboxEntryOutputSchema.pick({ name: true, status: true, origin: true, revisions: true, uses: true, capabilities: true, cost_usd: true, failures: true })),
 });
 
 export const toolsShowOutputSchema = z.object({
@@ -19,7 +21,7 @@ export const toolsShowOutputSchema = z.object({
   risk: riskSchema.optional(),
   side_effect: sideEffectSchema.optional(),
   input_schema: anyJsonSchema.describe('the JSON Schema of the tool input'),
-  toolbox: toolboxEntrySchema.optional(),
+  toolbox: toolboxEntryOutputSchema.optional(),
 });
 
 export const toolsAddOutputSchema = z.object({ name: z.string(), status: toolStatusSchema, capabilities: capabilitiesSchema, capabilities_used: capabilitiesSchema });
