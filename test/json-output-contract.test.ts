@@ -190,6 +190,8 @@ describe('the --json contract of every command', () => {
     await record('skill show', ['skill', 'show', skill, '--json']);
     await record('skill run', ['skill', 'run', skill, '--input', 'topic=tessera', '--json']);
     await record('skill test', ['skill', 'test', skill, '--json']);
+    const skillRun = await record('run', ['run', '--skills', '--json', 'Find the latest release of kestrel, choose the official documentation and summarize what changed.']);
+    expect(skillRun).toMatchObject({ replayed_skill: skill, mode: 'guided', llm_calls: 0 });
     await record('skill save', ['skill', 'save', run['run_id'] as string, '--name', 'the-contract', '--json']);
     await record('skill edit', ['skill', 'edit', skill, '--constant', 'steps[0].max_results', '--json']);
     await record('skill versions', ['skill', 'versions', skill, '--json']);

@@ -54,4 +54,26 @@ describe('Forge as a library', () => {
     // The model was asked twice, by the agent run only.
     expect(requestsMentioning(world.mock, TASK)).toHaveLength(2);
   }, 120_000);
+
+  it('plays a recorded session through forge-agent/testing: a cassette as the model, the fixture world as the web', async () => {
+    type Library = typeof import('../src/library/index.js');
+    type Testing = typeof import('../src/library/testing.js');
+    const { createRuntime, loadConfig, runTask } = (await import(path.join(root, 'dist/library/index.js'))) as Library;
+    const { cassetteModel, readCassette, startFixtureWorld, worldTask } = (await import(path.join(root, 'dist/library/testing.js'))) as Testing;
+    const fixtureWorld = await startFixtureWorld();
+    const home = path.join(world.home, 'cassette');
+    const runtime = await createRuntime({
+      config: loadConfig({ FORGE_HOME: home, HOME: home, FORGE_ALLOW_HOSTS: fixtureWorld.allowHosts, FORGE_RESOLVE: fixtureWorld.resolve, FORGE_SEARCH: 'searxng', FORGE_SEARXNG_URL: fixtureWorld.searchUrl }),
+    });
+    try {
+      const model = cassetteModel(readCassette(path.join(root, 'src/demo/demo-cassette.json')), { slug: 'cassette:demo-session', substitutions: { port: `:${fixtureWorld.port}` } });
+      const result = await runTask(runtime, { task: worldTask('lumen'), model });
+      expect(result).toMatchObject({ status: 'completed', halt_reason: 'final_answer', llm_calls: 3 });
+      expect(result.steps.map((step) => step.tool)).toEqual(['web_search', 'read_url']);
+      expect(fixtureWorld.requests.length).toBeGreaterThan(0);
+    } finally {
+      await runtime.close();
+      await fixtureWorld.close();
+    }
+  });
 });
