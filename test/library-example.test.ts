@@ -3,6 +3,8 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type * as Library from '../src/library/index.js';
+import type * as Testing from '../src/library/testing.js';
 import { requestsMentioning, startEngineWorld, type EngineWorld } from './support/engine-world.js';
 
 const run = promisify(execFile);
@@ -56,10 +58,8 @@ describe('Forge as a library', () => {
   }, 120_000);
 
   it('plays a recorded session through forge-agent/testing: a cassette as the model, the fixture world as the web', async () => {
-    type Library = typeof import('../src/library/index.js');
-    type Testing = typeof import('../src/library/testing.js');
-    const { createRuntime, loadConfig, runTask } = (await import(path.join(root, 'dist/library/index.js'))) as Library;
-    const { cassetteModel, readCassette, startFixtureWorld, worldTask } = (await import(path.join(root, 'dist/library/testing.js'))) as Testing;
+    const { createRuntime, loadConfig, runTask } = (await import(path.join(root, 'dist/library/index.js'))) as typeof Library;
+    const { cassetteModel, readCassette, startFixtureWorld, worldTask } = (await import(path.join(root, 'dist/library/testing.js'))) as typeof Testing;
     const fixtureWorld = await startFixtureWorld();
     const home = path.join(world.home, 'cassette');
     const runtime = await createRuntime({

@@ -46,8 +46,10 @@ export function reportError(error: unknown, json: boolean): number {
  * document every other failure prints, naming the help of the command it was parsed for.
  */
 export function reportUsageError(error: CommanderError, command: Command): void {
-  const message = error.message.replace(/^error: /, '');
-  printJson(errorDocument({ name: 'UsageError', message: `${message.charAt(0).toUpperCase()}${message.slice(1)}.`.replace(/\.\.$/, '.'), hint: `See \`${commandPath(command)} --help\` for its arguments and options.` }));
+  // Commander says "error: unknown option '--x'"; the document says it as a sentence, like Forge's own errors.
+  const text = error.message.replace(/^error: /, '');
+  const message = `${text.charAt(0).toUpperCase()}${text.slice(1)}${text.endsWith('.') ? '' : '.'}`;
+  printJson(errorDocument({ name: 'UsageError', message, hint: `See \`${commandPath(command)} --help\` for its arguments and options.` }));
 }
 
 /** Parses a `--input` / JSON option, naming the option when it is not JSON. */

@@ -1,6 +1,7 @@
 import { CommanderError } from 'commander';
 import { EXIT, reportError, reportUsageError } from './command-errors.js';
-import { buildProgram, commandNamedBy } from './program.js';
+import { commandNamedBy } from './command-path.js';
+import { buildProgram } from './program.js';
 
 const json = process.argv.includes('--json');
 // With --json, an argument-parser error is printed as the JSON error document below, not as commander's text.

@@ -57,14 +57,3 @@ ANTHROPIC_API_KEY, OPENROUTER_API_KEY, FORGE_SEARCH, FORGE_SEARXNG_URL, FORGE_AL
   registerSkillCommand(program);
   return program;
 }
-
-/** The subcommand that `args` (the words after `forge`) name, as far as they name one; `program` itself when none. */
-export function commandNamedBy(program: Command, args: readonly string[]): Command {
-  let command = program;
-  for (const word of args) {
-    const next = command.commands.find((candidate) => candidate.name() === word || candidate.aliases().includes(word));
-    if (next === undefined) break;
-    command = next;
-  }
-  return command;
-}
