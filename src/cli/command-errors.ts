@@ -1,4 +1,7 @@
 import { ConfigurationError, ForgeError, ModelNotConfiguredError, UnknownToolsError, describeError, type ErrorInfo, type RunStatus } from '../core/index.js';
+import type { Command, CommanderError } from 'commander';
+import { errorDocument } from './json-output/error-output.js';
+import { commandPath } from './command-path.js';
 import { printError, printJson } from './terminal-output.js';
 
 /** Exit codes of the `forge` command. */
@@ -27,7 +30,7 @@ export function exitCodeForRun(status: RunStatus): number {
 export function reportError(error: unknown, json: boolean): number {
   const info = describeError(error);
   if (json) {
-    printJson({ error: info });
+    printJson(errorDocument(info));
   } else if (error instanceof ModelNotConfiguredError) {
     printError(`forge: ${info.message}\n\n${info.hint ?? ''}\n`);
   } else {
@@ -36,6 +39,17 @@ export function reportError(error: unknown, json: boolean): number {
   if (process.env['FORGE_DEBUG'] === '1' && error instanceof Error && error.stack !== undefined) printError(`${error.stack}\n`);
   const usage = error instanceof ConfigurationError || error instanceof ModelNotConfiguredError || error instanceof UnknownToolsError;
   return ForgeError.isInstance(error) && usage ? EXIT.usage : EXIT.failed;
+}
+
+/**
+ * With `--json`, an argument-parser error (unknown option, missing argument, …) as the same error
+ * document every other failure prints, naming the help of the command it was parsed for.
+ */
+export function reportUsageError(error: CommanderError, command: Command): void {
+  // Commander says "error: unknown option '--x'"; the document says it as a sentence, like Forge's own errors.
+  const text = error.message.replace(/^error: /, '');
+  const message = `${text.charAt(0).toUpperCase()}${text.slice(1)}${text.endsWith('.') ? '' : '.'}`;
+  printJson(errorDocument({ name: 'UsageError', message, hint: `See \`${commandPath(command)} --help\` for its arguments and options.` }));
 }
 
 /** Parses a `--input` / JSON option, naming the option when it is not JSON. */

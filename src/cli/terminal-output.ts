@@ -1,4 +1,6 @@
 import { SecretRedactor, secretsFromEnvironment } from '../redaction/index.js';
+import type { z } from 'zod';
+import { presentJson } from './json-output/json-presenter.js';
 import { terminalJson, terminalText } from './terminal-text.js';
 
 /**
@@ -21,9 +23,20 @@ export function printError(text: string): void {
   process.stderr.write(terminalText(cliRedactor.redactText(text)));
 }
 
-/** `value` as indented JSON on stdout, one document followed by a newline; redacted and terminal-safe, still valid JSON. */
+let outputSchema: z.ZodType | undefined;
+
+/** The output schema of the command this process runs with `--json` (set once, before its action; see `buildProgram`). */
+export function presentJsonAs(schema: z.ZodType | undefined): void {
+  outputSchema = schema;
+}
+
+/**
+ * `value` as indented JSON on stdout, one document followed by a newline: presented by the one JSON
+ * convention (`presentJson`: plain data, the figures of the command's output schema rounded),
+ * redacted and terminal-safe, still valid JSON. Documents a command writes as data (`forge tools
+ * export`, `forge skill export`) have no output schema and are printed exactly as they are.
+ */
 export function printJson(value: unknown): void {
-  // Through JSON first, so what is redacted is exactly what is printed (class instances by their toJSON).
-  const plain = JSON.parse(JSON.stringify(value) ?? 'null') as unknown;
-  process.stdout.write(`${terminalJson(cliRedactor.redactValue(plain))}\n`);
+  // Presented first, so what is redacted is exactly what is printed.
+  process.stdout.write(`${terminalJson(cliRedactor.redactValue(presentJson(value, outputSchema)))}\n`);
 }

@@ -51,7 +51,7 @@ export async function runLifecycleDemo(env: Environment, options: { onEvent?: (e
     const model = createCassettePlayer(cassetteSchema.parse(recordedSession), { port: `:${world.port}` });
     const agent = await runTask(runtime, { task: worldTask(recordedTopic), model: { slug: 'cassette:demo-session', provider: 'cassette', model } });
     if (agent.status !== 'completed') throw new Error(`the recorded agent run did not complete: ${agent.error?.message ?? agent.status}`);
-    const { document: skill } = await runtime.skills.saveFromRun(agent.run_id, { name: DEMO_SKILL });
+    const { document: skill } = await runtime.skills.saveFromRun(agent.run_id, { name: DEMO_SKILL, force: true });
     const rows: DemoRow[] = [
       {
         kind: 'agent (recorded model session)',

@@ -116,7 +116,7 @@ export const NO_MODEL_HELP = `Pick one of these and run your command again:
   Or pass --model <provider:model> to this command.
   OPENAI_BASE_URL (with /v1) and ANTHROPIC_BASE_URL (host root) point the vendors' clients elsewhere.
 
-Try Forge without any model: npx forge demo`;
+Try Forge without any model: forge demo`;
 
 /** The model each vendor's key chooses when no slug is given, in the order they are tried. */
 const MODELS_BY_KEY: readonly (readonly [CredentialProvider, string])[] = [

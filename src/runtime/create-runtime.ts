@@ -14,7 +14,7 @@ import { ToolRegistry } from '../tools/index.js';
 import { McpConnectionManager, type ReconnectBackoff, type StdioPermission } from '../tools/mcp/index.js';
 import { createGuardedFetch, createGuardedStreamFetch, parseAllowHosts, parseResolveEntries } from '../tools/security/index.js';
 import { FORGE_VERSION } from '../version.js';
-import type { ForgeConfig } from './config.js';
+import { loadConfig, type ForgeConfig } from './config.js';
 import { expireWaitingRuns } from './approval-answers.js';
 import { SkillService } from './skill-service.js';
 import { ToolService } from './tool-service.js';
@@ -70,7 +70,8 @@ export interface RuntimeMcpOptions {
  * part given is owned by the runtime from then on: `close` closes the store and the queue.
  */
 export interface RuntimeParts {
-  readonly config: ForgeConfig;
+  /** Default: `loadConfig(process.env, process.cwd())`, what the CLI would use in this folder. */
+  readonly config?: ForgeConfig;
   /** Default: the store at `config.databaseUrl` (FORGE_DATABASE_URL). */
   readonly store?: Store;
   /**
@@ -102,8 +103,8 @@ export interface RuntimeParts {
  * keeps reconnecting in the background and shows `reconnecting` meanwhile). If opening fails once the
  * store is open, the queue, MCP connections and the store (given or not) are closed before the error is thrown.
  */
-export async function createRuntime(parts: RuntimeParts): Promise<ForgeRuntime> {
-  const { config } = parts;
+export async function createRuntime(parts: RuntimeParts = {}): Promise<ForgeRuntime> {
+  const config = parts.config ?? loadConfig(process.env, process.cwd());
   // One reading of FORGE_ALLOW_HOSTS and FORGE_RESOLVE for every way out: tools and MCP transports alike.
   const destinations = { allowHosts: parseAllowHosts(config.allowHosts), resolve: parseResolveEntries(config.resolve) };
   const fetch = createGuardedFetch(destinations);

@@ -31,7 +31,7 @@ const cancel: SkillDocument = {
 describe('reading a skill\'s inputs from a free-text task', () => {
   it('reads an id by its shape and an enum value the request names, with no model', async () => {
     const extraction = await extractSkillInputs(cancel, 'Hi, please cancel #W7654321, I ordered by mistake.');
-    expect(extraction).toMatchObject({ inputs: { order_id: '#W7654321', reason: 'ordered by mistake' }, sources: { order_id: 'shape', reason: 'enum' }, missing: [], llmCalls: 0, method: 'deterministically' });
+    expect(extraction).toMatchObject({ inputs: { order_id: '#W7654321', reason: 'ordered by mistake' }, sources: { order_id: 'shape', reason: 'enum' }, missing: [], llm_calls: 0, method: 'deterministically' });
   });
 
   it('does not guess: two ids of one shape, or both enum values named, leave the input missing', async () => {
@@ -53,7 +53,7 @@ describe('reading a skill\'s inputs from a free-text task', () => {
 
     expect(model.requests).toHaveLength(1);
     expect(model.requests[0]).toMatchObject({ purpose: 'skill-inputs' });
-    expect(extraction).toMatchObject({ llmCalls: 1, method: 'with one model call' });
+    expect(extraction).toMatchObject({ llm_calls: 1, method: 'with one model call' });
     expect(extraction.inputs).toMatchObject({ first_name: 'Yusuf', last_name: 'Rossi', item_name: 'Office Chair', color: 'blue', zip: '19122', reason: 'no longer needed' });
     // The item id appears nowhere in the task: a model's invention is dropped, and the input stays missing.
     expect(extraction.inputs['item_ids']).toBeUndefined();

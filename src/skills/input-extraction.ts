@@ -11,7 +11,7 @@ export interface InputExtraction {
   readonly missing: readonly string[];
   /** `deterministically`, or `with one model call`. */
   readonly method: string;
-  readonly llmCalls: number;
+  readonly llm_calls: number;
 }
 
 export interface ExtractionOptions {
@@ -148,7 +148,7 @@ export async function extractSkillInputs(document: SkillDocument, task: string, 
     }
   }
   const missing = open();
-  return { inputs, sources, missing, method: llmCalls === 0 ? 'deterministically' : 'with one model call', llmCalls };
+  return { inputs, sources, missing, method: llmCalls === 0 ? 'deterministically' : 'with one model call', llm_calls: llmCalls };
 }
 
 async function askModel(model: UtilityModel, document: SkillDocument, task: string, names: readonly string[], signal: AbortSignal | undefined): Promise<Record<string, unknown>> {

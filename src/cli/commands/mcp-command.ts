@@ -235,12 +235,12 @@ is never printed.`,
           await endpoint.close();
           throw error;
         });
-        const url = `${listener.origin}/mcp`;
-        // Listening for Ctrl-C before saying it may be pressed, so a stop right after the banner is a clean one.
+        // Listening for the signals before saying where it listens, so a client that stops it on that line is heard.
         const stopped = new Promise<void>((resolve) => {
           process.once('SIGINT', resolve);
           process.once('SIGTERM', resolve);
         });
+        const url = `${listener.origin}/mcp`;
         const access = token === undefined ? '' : ' · clients must send the access token as a bearer token';
         print(
           json,

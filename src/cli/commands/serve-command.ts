@@ -57,14 +57,16 @@ Examples:
             ...(options.allowedHost === undefined ? {} : { allowedHosts: options.allowedHost }),
             ...(mcp === undefined ? {} : { mcp }),
           });
+          // Listening for the signals before saying where it listens, so a client that stops it on that line is heard.
+          const stopped = new Promise<void>((resolve) => {
+            process.once('SIGINT', resolve);
+            process.once('SIGTERM', resolve);
+          });
           const url = `${server.listener.origin}/api/v1`;
           const mcpUrl = mcp === undefined ? null : `${server.listener.origin}/mcp`;
           if (json) printJson({ url, openapi: `${url}/openapi.json`, mcp_url: mcpUrl, allowed_hosts: server.listener.allowedHosts, token_required: token !== undefined });
           else printOut(`Forge API listening on ${url}${mcpUrl === null ? '' : ` · MCP at ${mcpUrl}`}${token === undefined ? '' : ' · clients must send FORGE_ADMIN_PASSWORD as a bearer token'} (Ctrl-C to stop)\n`);
-          await new Promise<void>((resolve) => {
-            process.once('SIGINT', resolve);
-            process.once('SIGTERM', resolve);
-          });
+          await stopped;
           await server.close();
           return EXIT.ok;
         },

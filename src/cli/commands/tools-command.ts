@@ -195,8 +195,19 @@ export function registerToolsCommand(program: Command): void {
         unsubscribe();
         const { outcome } = called;
         if (json) {
-          const { value: _value, ...shown } = outcome as typeof outcome & { value?: unknown };
-          printJson({ ...shown, run_id: called.run_id, log_file: called.log_file });
+          printJson({
+            run_id: called.run_id,
+            log_file: called.log_file,
+            ok: outcome.ok,
+            call_id: outcome.callId,
+            tool: outcome.tool,
+            input: outcome.input,
+            output: outcome.output,
+            truncated: outcome.truncated,
+            untrusted: outcome.untrusted,
+            duration_ms: outcome.durationMs,
+            ...(outcome.ok ? {} : { error: outcome.error, ...(outcome.awaitingApproval === true ? { awaiting_approval: true } : {}) }),
+          });
         } else {
           printOut(`${outcome.output}\n`);
         }

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { resolutionStrategySchema } from '../../core/index.js';
+import { agentRunResultSchema, anyJsonSchema, durationSchema, nestedErrorSchema, runSummaryShape, runViewSchema } from './common-schemas.js';
+
+const resolutionSchema = z.object({
+  name: z.string(),
+  strategy: resolutionStrategySchema,
+  value: anyJsonSchema,
+  because: z.string(),
+  proven: z.boolean(),
+  candidates: z.number().int().nonnegative(),
+  scores: z.array(z.object({ value: anyJsonSchema, score: z.number().nullable() })),
+  rejections: z.array(z.object({ strategy: resolutionStrategySchema, reason: z.string(), answer: z.string().optional() })),
+});
+
+/** A skill replay's report (`forge skill run`, `forge run --skills`). */
+export const skillReplayResultSchema = z.object({
+  ...runSummaryShape,
+  skill: z.string(),
+  mode: z.enum(['deterministic', 'guided']),
+  dry_run: z.boolean(),
+  summary: z.string().nullable(),
+  stale: z.string().nullable(),
+  steps: z.array(
+    z.object({
+      index: z.number().int().nonnegative(),
+      tool: z.string(),
+      side_effect: z.enum(['read', 'write']),
+      executed: z.boolean(),
+      arguments: z.record(z.string(), anyJsonSchema),
+      ok: z.boolean(),
+      output: z.string(),
+      error: nestedErrorSchema.nullable(),
+      duration_ms: durationSchema,
+      resolutions: z.array(resolutionSchema),
+    }),
+  ),
+  writes: z.array(z.object({ step: z.number().int(), tool: z.string(), arguments: z.record(z.string(), anyJsonSchema), made: z.boolean(), ok: z.boolean().nullable(), error: nestedErrorSchema.nullable() })),
+  refusal: z.object({ step: z.number().int().nullable(), tool: z.string().nullable(), reasons: z.array(z.string()) }).nullable(),
+  log_file: z.string(),
+  extraction: z
+    .object({
+      inputs: z.record(z.string(), anyJsonSchema),
+      sources: z.record(z.string(), z.enum(['template', 'anchor', 'shape', 'enum', 'model'])),
+      missing: z.array(z.string()),
+      method: z.string(),
+      llm_calls: z.number().int().nonnegative(),
+    })
+    .nullable(),
+});
+
+/** `forge run`: an agent or convergence run, or with `--skills` the replay of the skill that covered the task. */
+export const runOutputSchema = z.union([agentRunResultSchema, skillReplayResultSchema.extend({ replayed_skill: z.string() })]);
+
+export const runsListOutputSchema = z.object({ runs: z.array(runViewSchema) });
+export const runsShowOutputSchema = runViewSchema;
+export const runsCancelOutputSchema = runViewSchema;
+
+const approvalSchema = z.object({
+  run_id: z.string(),
+  call_id: z.string(),
+  tool: z.string(),
+  input_digest: z.string(),
+  reason: z.string(),
+  status: z.enum(['pending', 'approved', 'denied', 'used', 'expired']),
+  requested_at: z.string(),
+  expires_at: z.string().nullable(),
+  answer_reason: z.string().nullable(),
+  answered_at: z.string().nullable(),
+});
+
+export const approvalsListOutputSchema = z.object({ approvals: z.array(approvalSchema) });
+/** An answer; `resumed` is the run's result when this process resumed it, null when the process that waits for it goes on. */
+export const approvalAnswerOutputSchema = z.object({ approval: approvalSchema, resumed: agentRunResultSchema.nullable() });
