@@ -4,3 +4,4 @@ export { AmbiguousRunIdError, resolveRun } from './run-reference.js';
 export { RunNotDeletableError, RunNotResumableError, RunService, newRunId, type ActiveRun, type DeletedRun, type ResumeSpec, type ResumedRun, type RunHandle, type RunServiceOptions, type RunSpec } from './run-service.js';
 export { runView, type RunView } from './run-view.js';
 export { DEFAULT_APPROVAL_TIMEOUT_MS, StoredApprovalGate } from './stored-approval-gate.js';
+export { approvalView, type ApprovalView } from './approval-view.js';

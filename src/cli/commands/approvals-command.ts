@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { ApprovalRecord } from '../../core/index.js';
 import { ConfigurationError } from '../../core/index.js';
+import { approvalView } from '../../runs/approval-view.js';
 import { EXIT, errorLines, exitCodeForRun, reportError } from '../command-errors.js';
 import { printError, printJson, printOut } from '../terminal-output.js';
 import { withRuntime } from '../with-runtime.js';
@@ -8,21 +9,6 @@ import { withRuntime } from '../with-runtime.js';
 function approvalLine(approval: ApprovalRecord): string {
   const expiry = approval.expiresAt === null ? '' : `  expires ${approval.expiresAt.slice(0, 19).replace('T', ' ')}`;
   return `${approval.runId}  ${approval.callId}  ${approval.tool}  ${approval.status}  input ${approval.inputDigest.slice(0, 12)}${expiry}\n    ${approval.reason}${approval.answerReason === null ? '' : `\n    answer: ${approval.answerReason}`}`;
-}
-
-function approvalView(approval: ApprovalRecord) {
-  return {
-    run_id: approval.runId,
-    call_id: approval.callId,
-    tool: approval.tool,
-    input_digest: approval.inputDigest,
-    reason: approval.reason,
-    status: approval.status,
-    requested_at: approval.requestedAt,
-    expires_at: approval.expiresAt,
-    answer_reason: approval.answerReason,
-    answered_at: approval.answeredAt,
-  };
 }
 
 interface AnswerOptions {

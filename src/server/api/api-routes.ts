@@ -2,8 +2,8 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { z } from 'zod';
-import { ConfigurationError, ForgeError, NotFoundError, type ApprovalRecord, type ConversationRecord, type RunRecord } from '../../core/index.js';
-import { StoredApprovalGate } from '../../runs/index.js';
+import { ConfigurationError, ForgeError, NotFoundError, type ConversationRecord, type RunRecord } from '../../core/index.js';
+import { StoredApprovalGate, approvalView, runView } from '../../runs/index.js';
 import { answerApproval, beginResume, cancelWaitingRun, listApprovals, startTask, type ForgeRuntime } from '../../runtime/index.js';
 import { FORGE_VERSION } from '../../version.js';
 import {
@@ -23,7 +23,6 @@ import {
   runSchema,
   startedRunSchema,
   startRunRequestSchema,
-  type ApiApproval,
   type ApiConversation,
   type ApiRun,
 } from './api-schemas.js';
@@ -66,38 +65,10 @@ export class ApiError extends ForgeError {
   }
 }
 
+/** A run as the API shows it: Forge's run view without where it runs (its process and the log's path on the server). */
 export function apiRunView(run: RunRecord): ApiRun {
-  return {
-    run_id: run.id,
-    kind: run.kind,
-    status: run.status,
-    halt_reason: run.haltReason,
-    task: run.task,
-    model: run.model,
-    answer: run.answer,
-    error: run.error,
-    conversation_id: run.conversationId,
-    llm_calls: run.llmCalls,
-    tokens: { input: run.inputTokens, output: run.outputTokens },
-    cost_usd: run.costUsd,
-    created_at: run.createdAt,
-    updated_at: run.updatedAt,
-  };
-}
-
-function apiApprovalView(approval: ApprovalRecord): ApiApproval {
-  return {
-    run_id: approval.runId,
-    call_id: approval.callId,
-    tool: approval.tool,
-    input_digest: approval.inputDigest,
-    reason: approval.reason,
-    status: approval.status,
-    requested_at: approval.requestedAt,
-    expires_at: approval.expiresAt,
-    answer_reason: approval.answerReason,
-    answered_at: approval.answeredAt,
-  };
+  const { owner: _owner, log_file: _logFile, ...shown } = runView(run);
+  return shown;
 }
 
 function apiConversationView(conversation: ConversationRecord): ApiConversation {
@@ -312,7 +283,7 @@ export const apiRoutes: readonly ApiRoute[] = [
     path: '/approvals',
     summary: 'Calls waiting for an approval, oldest first.',
     response: approvalListSchema,
-    handle: async ({ runtime }) => ({ approvals: (await listApprovals(runtime)).map(apiApprovalView) }),
+    handle: async ({ runtime }) => ({ approvals: (await listApprovals(runtime)).map(approvalView) }),
   },
   ...(['approve', 'deny'] as const).map(
     (verb): ApiRoute => ({
@@ -332,7 +303,7 @@ export const apiRoutes: readonly ApiRoute[] = [
           ...(body.digest === undefined ? {} : { digest: body.digest }),
           background: true,
         });
-        return { approval: apiApprovalView(answered.approval), resumed: answered.resuming };
+        return { approval: approvalView(answered.approval), resumed: answered.resuming };
       },
     }),
   ),
