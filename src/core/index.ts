@@ -20,5 +20,6 @@ export type * from './toolbox-store.js';
 export type * from './run-state-store.js';
 export type * from './approval-store.js';
 export * from './run-state.js';
+export * from './principal.js';
 export type { AnyTool, InputDependentSideEffect, RiskLevel, SideEffect, Tool, ToolContext } from './tool.js';
 export { TOOL_NAME_PATTERN, callSideEffect, defineTool, hasInputDependentSideEffect } from './tool.js';

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { z } from 'zod';
-import { ConfigurationError, ForgeError, NotFoundError, type ConversationRecord, type RunRecord } from '../../core/index.js';
+import { ConfigurationError, ForgeError, NotFoundError, type ApiScope, type ConversationRecord, type Principal, type RunRecord } from '../../core/index.js';
 import { StoredApprovalGate, approvalView, runView } from '../../runs/index.js';
 import { answerApproval, beginResume, cancelWaitingRun, listApprovals, startTask, type ForgeRuntime } from '../../runtime/index.js';
 import { FORGE_VERSION } from '../../version.js';
@@ -35,6 +35,8 @@ export interface RouteContext {
   readonly query: unknown;
   readonly body: unknown;
   readonly request: Request;
+  /** Who the request acts as; the operator on a server without accounts. Undefined only on public routes. */
+  readonly principal: Principal | undefined;
   readonly server: { readonly shuttingDown: boolean; readonly shutdownSignal: AbortSignal };
 }
 
@@ -45,6 +47,8 @@ export interface ApiRoute {
   readonly path: string;
   readonly root?: true;
   readonly summary: string;
+  /** `public` needs no credentials; otherwise the scope a caller must hold (every route also checks ownership of what it touches). */
+  readonly access: 'public' | ApiScope;
   readonly query?: z.ZodType;
   readonly body?: z.ZodType;
   /** The success body's schema; `event-stream` and `ndjson` routes stream instead. */
@@ -56,7 +60,7 @@ export interface ApiRoute {
 /** A refusal with an HTTP status, in the error envelope. */
 export class ApiError extends ForgeError {
   constructor(
-    readonly status: 400 | 404 | 409 | 503,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 429 | 503,
     name: string,
     message: string,
     hint: string,
@@ -103,6 +107,7 @@ export const apiRoutes: readonly ApiRoute[] = [
     path: '/health',
     root: true,
     summary: 'Liveness: the process answers.',
+    access: 'public',
     response: healthSchema,
     handle: async () => ({ status: 'ok', version: FORGE_VERSION }),
   },
@@ -111,6 +116,7 @@ export const apiRoutes: readonly ApiRoute[] = [
     path: '/ready',
     root: true,
     summary: 'Readiness: whether the server starts new work, and how many runs it runs.',
+    access: 'public',
     response: readySchema,
     handle: async ({ runtime, server }) => ({ status: server.shuttingDown ? 'shutting_down' : 'ready', active_runs: runtime.runs.activeRunIds().length }),
   },
@@ -118,6 +124,7 @@ export const apiRoutes: readonly ApiRoute[] = [
     method: 'post',
     path: '/runs',
     summary: 'Start an agent run; its events stream from events_url. Calls that need approval pause it (waiting).',
+    access: 'runs:write',
     body: startRunRequestSchema,
     response: startedRunSchema,
     status: 202,
@@ -144,6 +151,7 @@ export const apiRoutes: readonly ApiRoute[] = [
     method: 'get',
     path: '/runs',
     summary: 'Recorded runs, newest first, a page at a time.',
+    access: 'runs:read',
     query: runListQuerySchema,
     response: runListSchema,
     async handle({ runtime, query }) {
@@ -158,6 +166,7 @@ export const apiRoutes: readonly ApiRoute[] = [
     method: 'get',
     path: '/runs/:run_id',
     summary: 'One run.',
+    access: 'runs:read',
     response: runSchema,
     handle: async ({ runtime, params }) => apiRunView(await runtime.runs.get(params['run_id']!)),
   },
@@ -165,6 +174,7 @@ export const apiRoutes: readonly ApiRoute[] = [
     method: 'post',
     path: '/runs/:run_id/cancel',
     summary: 'Cancel a run this server runs, or one that waits for an approval.',
+    access: 'runs:write',
     body: cancelRunRequestSchema,
     response: runSchema,
     async handle({ runtime, params, body }) {
@@ -185,6 +195,7 @@ export const apiRoutes: readonly ApiRoute[] = [
     method: 'post',
     path: '/runs/:run_id/resume',
     summary: 'Go on with a waiting or interrupted run from its last checkpoint.',
+    access: 'runs:write',
     response: startedRunSchema,
     status: 202,
     async handle(context) {
@@ -198,6 +209,7 @@ export const apiRoutes: readonly ApiRoute[] = [
     method: 'get',
     path: '/runs/:run_id/events',
     summary: 'The run\'s events as Server-Sent Events (id = seq); send Last-Event-ID to get exactly the events after it.',
+    access: 'runs:read',
     response: 'event-stream',
     async handle({ runtime, params, request, server }) {
       const runId = params['run_id']!;
@@ -209,6 +221,7 @@ export const apiRoutes: readonly ApiRoute[] = [
     method: 'get',
     path: '/runs/:run_id/log',
     summary: 'The run log (JSON lines) as a download.',
+    access: 'runs:read',
     response: 'ndjson',
     async handle({ runtime, params }) {
       const run = await runtime.runs.get(params['run_id']!);
@@ -227,6 +240,7 @@ export const apiRoutes: readonly ApiRoute[] = [
     method: 'get',
     path: '/conversations',
     summary: 'Conversations, newest first.',
+    access: 'conversations:read',
     response: conversationListSchema,
     handle: async ({ runtime }) => ({ conversations: (await runtime.store.conversations.list({ limit: 100 })).map(apiConversationView) }),
   },
@@ -234,6 +248,7 @@ export const apiRoutes: readonly ApiRoute[] = [
     method: 'post',
     path: '/conversations',
     summary: 'Start a conversation.',
+    access: 'conversations:write',
     body: createConversationRequestSchema,
     response: conversationSchema,
     async handle({ runtime, body }) {
@@ -245,6 +260,7 @@ export const apiRoutes: readonly ApiRoute[] = [
     method: 'get',
     path: '/conversations/:conversation_id',
     summary: 'A conversation with its messages, oldest first.',
+    access: 'conversations:read',
     response: conversationDetailSchema,
     async handle({ runtime, params }) {
       const conversation = await requireConversation(runtime, params['conversation_id']!);
@@ -259,6 +275,7 @@ export const apiRoutes: readonly ApiRoute[] = [
     method: 'post',
     path: '/conversations/:conversation_id/messages',
     summary: 'Send a message: an agent run answers it in the conversation; its events (tool calls included) stream from events_url.',
+    access: 'conversations:write',
     body: sendMessageRequestSchema,
     response: startedRunSchema,
     status: 202,
@@ -282,6 +299,7 @@ export const apiRoutes: readonly ApiRoute[] = [
     method: 'get',
     path: '/approvals',
     summary: 'Calls waiting for an approval, oldest first.',
+    access: 'runs:read',
     response: approvalListSchema,
     handle: async ({ runtime }) => ({ approvals: (await listApprovals(runtime)).map(approvalView) }),
   },
@@ -290,6 +308,7 @@ export const apiRoutes: readonly ApiRoute[] = [
       method: 'post',
       path: `/approvals/:run_id/:call_id/${verb}`,
       summary: verb === 'approve' ? 'Approve a waiting call: it runs once and its run goes on.' : 'Deny a waiting call: it never runs; the model is told the reason.',
+      access: 'approvals:write',
       body: approvalAnswerRequestSchema,
       response: approvalAnswerSchema,
       async handle(context) {

@@ -1,8 +1,10 @@
 import { Hono, type Context } from 'hono';
 import { ZodError, type z } from 'zod';
 import { describeError, ForgeError } from '../../core/index.js';
+import type { Principal } from '../../core/index.js';
 import type { ForgeRuntime } from '../../runtime/index.js';
 import { ApiError, apiRoutes, type ApiRoute, type RouteContext } from './api-routes.js';
+import { operatorAuthenticator, type Authenticator } from './authenticator.js';
 import { openApiDocument } from './openapi.js';
 
 /** The largest request body the API reads; past it the request is refused (413). */
@@ -11,6 +13,20 @@ export const MAX_BODY_BYTES = 1_000_000;
 export interface ApiServerState {
   readonly shuttingDown: boolean;
   readonly shutdownSignal: AbortSignal;
+}
+
+export interface CreateApiOptions {
+  /** Who each request acts as; default: the operator (a server without accounts). */
+  readonly authenticate?: Authenticator;
+}
+
+/** The principal a non-public route acts for: 401 without credentials, 403 without the route's scope. */
+async function principalFor(route: ApiRoute, request: Request, authenticate: Authenticator): Promise<Principal | undefined> {
+  const principal = await authenticate(request);
+  if (route.access === 'public') return principal;
+  if (principal === undefined) throw new ApiError(401, 'Unauthenticated', 'This route needs credentials.', 'Sign in (POST /api/v1/auth/login), or send an API key as X-API-Key.');
+  if (!principal.scopes.includes(route.access)) throw new ApiError(403, 'MissingScope', `This key lacks the scope ${route.access}.`, `Create a key with --scope ${route.access}.`);
+  return principal;
 }
 
 /** The HTTP status an error is answered with: refusals by what they are, anything unexpected 500. */
@@ -73,7 +89,8 @@ function queryOf(context: Context): Record<string, string | string[]> {
  * `{"error": {name, message, hint}}` envelope, the OpenAPI document at `/api/v1/openapi.json`. Access
  * rules (Host, Origin, token) are applied by the listener before a request reaches it.
  */
-export function createApi(runtime: ForgeRuntime, server: ApiServerState): Hono {
+export function createApi(runtime: ForgeRuntime, server: ApiServerState, options: CreateApiOptions = {}): Hono {
+  const authenticate = options.authenticate ?? operatorAuthenticator;
   const app = new Hono();
   app.use('*', async (context, next) => {
     await next();
@@ -85,8 +102,10 @@ export function createApi(runtime: ForgeRuntime, server: ApiServerState): Hono {
     const path = route.root === true ? route.path : `/api/v1${route.path}`;
     app.on(route.method.toUpperCase(), path, async (context) => {
       try {
+        const principal = await principalFor(route, context.req.raw, authenticate);
         const routeContext: RouteContext = {
           runtime,
+          principal,
           params: context.req.param() as Record<string, string>,
           query: route.query === undefined ? undefined : queryOf(context),
           body: await readBody(context, route),
