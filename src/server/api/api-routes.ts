@@ -37,6 +37,11 @@ export interface RouteContext {
   readonly request: Request;
   /** Who the request acts as; the operator on a server without accounts. Undefined only on public routes. */
   readonly principal: Principal | undefined;
+  /**
+   * Whether the principal owns a record whose owner is `ownerId` (null: stored without an owner, so the
+   * installation's first admin's). Routes answer 404 for records of others, as if they did not exist.
+   */
+  owns(ownerId: string | null): boolean;
   readonly server: { readonly shuttingDown: boolean; readonly shutdownSignal: AbortSignal };
 }
 

@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { ZodError, type z } from 'zod';
 import { describeError, ForgeError } from '../../core/index.js';
-import type { Principal } from '../../core/index.js';
+import { ownsRecord, type Principal } from '../../core/index.js';
 import type { ForgeRuntime } from '../../runtime/index.js';
 import { ApiError, apiRoutes, type ApiRoute, type RouteContext } from './api-routes.js';
 import { operatorAuthenticator, type Authenticator } from './authenticator.js';
@@ -18,6 +18,8 @@ export interface ApiServerState {
 export interface CreateApiOptions {
   /** Who each request acts as; default: the operator (a server without accounts). */
   readonly authenticate?: Authenticator;
+  /** The installation's first admin account, owner of records stored without one; default: none. */
+  readonly firstAdminId?: () => Promise<string | null>;
 }
 
 /** The principal a non-public route acts for: 401 without credentials, 403 without the route's scope. */
@@ -103,9 +105,11 @@ export function createApi(runtime: ForgeRuntime, server: ApiServerState, options
     app.on(route.method.toUpperCase(), path, async (context) => {
       try {
         const principal = await principalFor(route, context.req.raw, authenticate);
+        const firstAdminId = principal === undefined || principal.via === 'operator' ? null : await (options.firstAdminId?.() ?? null);
         const routeContext: RouteContext = {
           runtime,
           principal,
+          owns: (ownerId) => principal !== undefined && ownsRecord(principal, ownerId, firstAdminId),
           params: context.req.param() as Record<string, string>,
           query: route.query === undefined ? undefined : queryOf(context),
           body: await readBody(context, route),
