@@ -1,6 +1,10 @@
+import type { OwnedBy } from './run-store.js';
+
 export interface ConversationRecord {
   readonly id: string;
   readonly title: string | null;
+  /** The account it belongs to; null when none made it (the CLI, or before accounts): the first admin's. */
+  readonly userId: string | null;
   readonly createdAt: string;
 }
 
@@ -28,9 +32,10 @@ export type NewMessage = Omit<MessageRecord, 'id' | 'conversationId' | 'createdA
 
 /** Conversations and their messages, in the order they were appended. */
 export interface ConversationStore {
-  create(options?: { id?: string; title?: string | null }): Promise<ConversationRecord>;
+  create(options?: { id?: string; title?: string | null; userId?: string | null }): Promise<ConversationRecord>;
   get(id: string): Promise<ConversationRecord | undefined>;
-  list(options?: { limit?: number }): Promise<ConversationRecord[]>;
+  /** Newest first; only one account's with `ownedBy`. */
+  list(options?: { limit?: number; ownedBy?: OwnedBy }): Promise<ConversationRecord[]>;
   /** Appends in order, atomically: either all messages are written or none. */
   appendMessages(conversationId: string, messages: readonly NewMessage[]): Promise<MessageRecord[]>;
   /** Oldest first. With `lastN`, only the newest `lastN` messages (still oldest first). */

@@ -25,11 +25,19 @@ export interface RunRecord {
   readonly owner: RunOwner | null;
   /** Its run log (`FORGE_HOME/runs/…jsonl`); null for runs stored before it was recorded. */
   readonly logFile: string | null;
+  /** The account that started it; null when none did (the CLI, or before accounts): the first admin's. */
+  readonly userId: string | null;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
 
-export type NewRun = Pick<RunRecord, 'id' | 'task' | 'model' | 'conversationId'> & Partial<Pick<RunRecord, 'kind' | 'owner' | 'logFile'>>;
+export type NewRun = Pick<RunRecord, 'id' | 'task' | 'model' | 'conversationId'> & Partial<Pick<RunRecord, 'kind' | 'owner' | 'logFile' | 'userId'>>;
+
+/** Records of one account: its own, and with `includeUnowned` also those stored without an account (the first admin's). */
+export interface OwnedBy {
+  readonly userId: string;
+  readonly includeUnowned: boolean;
+}
 export type RunUpdate = Partial<Pick<RunRecord, 'status' | 'haltReason' | 'answer' | 'llmCalls' | 'inputTokens' | 'outputTokens' | 'costUsd' | 'error'>>;
 
 /** The `runs` aggregate: one record per run of any kind, its status and totals. */
@@ -43,8 +51,8 @@ export interface RunStore {
    */
   claim(id: string, owner: RunOwner, from: readonly RunStatus[]): Promise<boolean>;
   get(id: string): Promise<RunRecord | undefined>;
-  /** Newest first; only runs in one of `statuses` when given; only runs started before run `before` when given (a cursor). */
-  list(options?: { limit?: number; statuses?: readonly RunStatus[]; before?: string }): Promise<RunRecord[]>;
+  /** Newest first; only runs in one of `statuses` when given; only runs started before run `before` when given (a cursor); only one account's with `ownedBy`. */
+  list(options?: { limit?: number; statuses?: readonly RunStatus[]; before?: string; ownedBy?: OwnedBy }): Promise<RunRecord[]>;
   /**
    * Runs whose id starts with `prefix`, newest first, at most `limit`. The prefix is taken literally
    * and case-sensitively (`%` and `_` match only themselves); an empty prefix matches nothing.

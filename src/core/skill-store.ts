@@ -19,6 +19,8 @@ export interface SkillRecord {
   readonly version: number;
   /** The skill's current version. */
   readonly currentVersion: number;
+  /** The account that made it; null when none did (the CLI, or before accounts): the first admin's. */
+  readonly userId: string | null;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
@@ -44,6 +46,8 @@ export interface NewSkill {
   readonly note: string;
   /** The version this one derives from; default: the current version, if the skill exists. */
   readonly parentVersion?: number | null;
+  /** The owning account of a new skill; a new version of an existing skill keeps its owner. */
+  readonly userId?: string | null;
 }
 
 export interface SkillStore {

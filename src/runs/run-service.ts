@@ -35,6 +35,8 @@ export interface RunSpec<Result extends RunSummary> {
   readonly task: string;
   readonly model: string;
   readonly conversationId?: string | null;
+  /** The account the run is for (its owner); none for the CLI's runs. */
+  readonly userId?: string | null;
   /** Cancels the run when it aborts (Ctrl-C, a closed connection), as `cancel` does. */
   readonly signal?: AbortSignal;
   execute(run: ActiveRun): Promise<Result>;
@@ -154,7 +156,7 @@ export class RunService {
     const runId = newRunId();
     const logFile = runLogPath(home, runId);
     return this.launch(runId, logFile, spec.signal, {
-      begin: () => store.runs.create({ id: runId, kind: spec.kind, task: spec.task, model: spec.model, conversationId: spec.conversationId ?? null, owner, logFile }),
+      begin: () => store.runs.create({ id: runId, kind: spec.kind, task: spec.task, model: spec.model, conversationId: spec.conversationId ?? null, owner, logFile, userId: spec.userId ?? null }),
       recorded: [],
       execute: (run) => spec.execute(run),
     });

@@ -46,6 +46,8 @@ export interface RunTaskOptions {
   readonly toolbox?: 'keep' | 'fresh';
   /** Who answers this run's approvals; default the runtime's (which refuses: nobody is attached). */
   readonly approvals?: ApprovalGate;
+  /** The account the run (and a new conversation) belongs to; none for the CLI's runs. */
+  readonly userId?: string | null;
 }
 
 export interface RunTaskResult extends AgentRunResult {
@@ -77,7 +79,7 @@ export async function startTask(runtime: ForgeRuntime, options: RunTaskOptions):
   if (options.tools !== undefined) runtime.registry.snapshot(options.tools);
   const conversation =
     options.conversationId === undefined
-      ? await store.conversations.create({ title: runtime.redactor.redactText(options.task).slice(0, 80) })
+      ? await store.conversations.create({ title: runtime.redactor.redactText(options.task).slice(0, 80), userId: options.userId ?? null })
       : await requireConversation(store, options.conversationId);
   const bounds = {
     maxMessages: config.historyMessages ?? DEFAULT_MEMORY_BOUNDS.maxMessages,
@@ -90,6 +92,7 @@ export async function startTask(runtime: ForgeRuntime, options: RunTaskOptions):
     task: runtime.redactor.redactText(options.task),
     model: model.slug,
     conversationId: conversation.id,
+    userId: options.userId ?? null,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     execute: async (run): Promise<AgentRunResult | ConvergeRunResult> => {
       for (const body of options.preludeEvents ?? []) run.emitter.emit(body);

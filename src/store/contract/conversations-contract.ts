@@ -16,7 +16,7 @@ export function describeConversationsContract(context: StoreContractContext): vo
       const named = await store.conversations.create({ id: 'conversation-1', title: 'Trip to Kyoto 京都' });
       const generated = await store.conversations.create();
 
-      expect(named).toEqual({ id: 'conversation-1', title: 'Trip to Kyoto 京都', createdAt: expect.stringMatching(isoUtc) });
+      expect(named).toEqual({ id: 'conversation-1', title: 'Trip to Kyoto 京都', userId: null, createdAt: expect.stringMatching(isoUtc) });
       expect(generated.id).not.toBe('');
       expect(generated.id).not.toBe(named.id);
       expect(generated.title).toBeNull();
@@ -32,6 +32,17 @@ export function describeConversationsContract(context: StoreContractContext): vo
 
       expect((await store.conversations.list()).map((conversation) => conversation.id)).toEqual(['conversation-c', 'conversation-b', 'conversation-a']);
       expect((await store.conversations.list({ limit: 1 })).map((conversation) => conversation.id)).toEqual(['conversation-c']);
+    });
+
+    it('keeps each conversation\'s account, and lists one account\'s (with or without those stored without one)', async () => {
+      await store.conversations.create({ id: 'c-none' });
+      await store.conversations.create({ id: 'c-ada', userId: 'ada' });
+      await store.conversations.create({ id: 'c-bob', userId: 'bob' });
+
+      expect((await store.conversations.get('c-ada'))?.userId).toBe('ada');
+      expect((await store.conversations.list({ ownedBy: { userId: 'ada', includeUnowned: false } })).map((c) => c.id)).toEqual(['c-ada']);
+      expect((await store.conversations.list({ ownedBy: { userId: 'ada', includeUnowned: true } })).map((c) => c.id)).toEqual(['c-ada', 'c-none']);
+      expect((await store.conversations.list({ ownedBy: { userId: 'carol', includeUnowned: false } })).map((c) => c.id)).toEqual([]);
     });
 
     it('refuses a second conversation with the same id and keeps the first', async () => {

@@ -32,6 +32,7 @@ export function describeRunsContract(context: StoreContractContext): void {
         error: null,
         owner: null,
         logFile: null,
+        userId: null,
         createdAt: expect.stringMatching(isoUtc),
         updatedAt: created.createdAt,
       });
@@ -48,6 +49,17 @@ export function describeRunsContract(context: StoreContractContext): void {
       expect((await store.runs.list({ statuses: ['running', 'waiting'] })).map((run) => run.id)).toEqual(['run-skill']);
       expect((await store.runs.list({ statuses: ['completed'] })).map((run) => [run.id, run.kind])).toEqual([['run-call', 'tool-call']]);
       expect((await store.runs.list()).map((run) => run.id)).toEqual(['run-call', 'run-skill']);
+    });
+
+    it('keeps the account that started a run, and lists one account\'s runs (with or without those stored without one)', async () => {
+      await store.runs.create(newRun('run-none'));
+      await store.runs.create({ ...newRun('run-ada'), userId: 'ada' });
+      await store.runs.create({ ...newRun('run-bob'), userId: 'bob' });
+
+      expect((await store.runs.get('run-ada'))?.userId).toBe('ada');
+      expect((await store.runs.list({ ownedBy: { userId: 'ada', includeUnowned: false } })).map((run) => run.id)).toEqual(['run-ada']);
+      expect((await store.runs.list({ ownedBy: { userId: 'ada', includeUnowned: true }, statuses: ['running'] })).map((run) => run.id)).toEqual(['run-ada', 'run-none']);
+      expect((await store.runs.list({ ownedBy: { userId: 'bob', includeUnowned: false }, before: 'run-bob' })).map((run) => run.id)).toEqual([]);
     });
 
     it('gets nothing for an unknown id', async () => {

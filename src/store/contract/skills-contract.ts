@@ -26,6 +26,7 @@ export function describeSkillsContract(context: StoreContractContext): void {
         staleReason: null,
         version: 1,
         currentVersion: 1,
+        userId: null,
         createdAt: expect.stringMatching(isoUtc),
         updatedAt: saved.createdAt,
       });
@@ -65,6 +66,14 @@ export function describeSkillsContract(context: StoreContractContext): void {
         [3, 1],
       ]);
       expect((await store.skills.get('release-notes', 2))?.document).toEqual({ changed: true });
+    });
+
+    it('keeps the account that made a skill through later versions', async () => {
+      await store.skills.save({ id: 'skill-ada', name: 'ada-notes', description: 'd', document: { steps: [] }, note: 'saved', userId: 'ada' });
+      const next = await store.skills.save({ id: 'skill-other', name: 'ada-notes', description: 'd', document: { steps: [1] }, note: 'again', userId: 'bob' });
+
+      expect(next).toMatchObject({ id: 'skill-ada', version: 2, userId: 'ada' });
+      expect((await store.skills.get('ada-notes', 1))?.userId).toBe('ada');
     });
 
     it('marks a skill stale with its reason and active again, and refuses an unknown skill', async () => {

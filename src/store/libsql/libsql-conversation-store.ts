@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  type OwnedBy,
   NotFoundError,
   type ConversationRecord,
   type ConversationStore,
@@ -10,11 +11,12 @@ import {
 import { DuplicateRecordError } from '../duplicate-record-error.js';
 import { fromJsonColumn, toJsonColumn } from '../json-column.js';
 import { constraintViolation } from './constraint-violation.js';
+import { ownedByCondition } from './owned-by.js';
 import { sqliteLimit } from './sqlite-limit.js';
 import { readNullableNumber, readNullableText, readNumber, readText } from './row-values.js';
 import type { SqlAccess, SqlRow } from './sql-access.js';
 
-const conversationColumns = 'id, title, created_at';
+const conversationColumns = 'id, title, user_id, created_at';
 const messageColumns = 'id, conversation_id, run_id, role, content, tool_call_ids, model, input_tokens, output_tokens, created_at';
 
 /**
@@ -25,11 +27,11 @@ const messageColumns = 'id, conversation_id, run_id, role, content, tool_call_id
 export class LibsqlConversationStore implements ConversationStore {
   constructor(private readonly sql: SqlAccess) {}
 
-  async create(options: { id?: string; title?: string | null } = {}): Promise<ConversationRecord> {
-    const record: ConversationRecord = { id: options.id ?? randomUUID(), title: options.title ?? null, createdAt: new Date().toISOString() };
+  async create(options: { id?: string; title?: string | null; userId?: string | null } = {}): Promise<ConversationRecord> {
+    const record: ConversationRecord = { id: options.id ?? randomUUID(), title: options.title ?? null, userId: options.userId ?? null, createdAt: new Date().toISOString() };
     await this.sql.write([
       {
-        statement: { sql: 'INSERT INTO conversations (id, title, created_at) VALUES (?, ?, ?)', args: [record.id, record.title, record.createdAt] },
+        statement: { sql: 'INSERT INTO conversations (id, title, user_id, created_at) VALUES (?, ?, ?, ?)', args: [record.id, record.title, record.userId, record.createdAt] },
         onError: (error) => (constraintViolation(error) === 'unique' ? new DuplicateRecordError('conversation', { id: record.id }) : error),
       },
     ]);
@@ -42,10 +44,10 @@ export class LibsqlConversationStore implements ConversationStore {
     return row === undefined ? undefined : conversationFromRow(row);
   }
 
-  async list(options: { limit?: number } = {}): Promise<ConversationRecord[]> {
+  async list(options: { limit?: number; ownedBy?: OwnedBy } = {}): Promise<ConversationRecord[]> {
     const result = await this.sql.read({
-      sql: `SELECT ${conversationColumns} FROM conversations ORDER BY ordinal DESC LIMIT ?`,
-      args: [sqliteLimit('limit', options.limit)],
+      sql: `SELECT ${conversationColumns} FROM conversations ${options.ownedBy === undefined ? '' : `WHERE ${ownedByCondition(options.ownedBy)}`} ORDER BY ordinal DESC LIMIT ?`,
+      args: [...(options.ownedBy === undefined ? [] : [options.ownedBy.userId]), sqliteLimit('limit', options.limit)],
     });
     return result.rows.map(conversationFromRow);
   }
@@ -111,7 +113,7 @@ function conversationNotFound(conversationId: string): NotFoundError {
 }
 
 function conversationFromRow(row: SqlRow): ConversationRecord {
-  return { id: readText(row, 'id'), title: readNullableText(row, 'title'), createdAt: readText(row, 'created_at') };
+  return { id: readText(row, 'id'), title: readNullableText(row, 'title'), userId: readNullableText(row, 'user_id'), createdAt: readText(row, 'created_at') };
 }
 
 function messageFromRow(row: SqlRow): MessageRecord {

@@ -1,12 +1,13 @@
-import { NotFoundError, type HaltReason, type NewRun, type RunKind, type RunOwner, type RunRecord, type RunStatus, type RunStore, type RunUpdate } from '../../core/index.js';
+import { NotFoundError, type HaltReason, type NewRun, type OwnedBy, type RunKind, type RunOwner, type RunRecord, type RunStatus, type RunStore, type RunUpdate } from '../../core/index.js';
 import { DuplicateRecordError } from '../duplicate-record-error.js';
 import { constraintViolation } from './constraint-violation.js';
+import { ownedByCondition } from './owned-by.js';
 import { sqliteLimit } from './sqlite-limit.js';
 import { readNullableNumber, readNullableText, readNumber, readText } from './row-values.js';
 import type { SqlAccess, SqlRow, WriteStep } from './sql-access.js';
 
 const runColumns =
-  'id, kind, task, model, status, halt_reason, answer, conversation_id, llm_calls, input_tokens, output_tokens, cost_usd, error, owner_pid, owner_host, log_file, created_at, updated_at';
+  'id, kind, task, model, status, halt_reason, answer, conversation_id, llm_calls, input_tokens, output_tokens, cost_usd, error, owner_pid, owner_host, log_file, user_id, created_at, updated_at';
 
 // A fixed list, so only these names ever reach the SQL text, whatever keys an update object carries.
 const updatableColumns = {
@@ -42,6 +43,7 @@ export class LibsqlRunStore implements RunStore {
       error: null,
       owner: run.owner ?? null,
       logFile: run.logFile ?? null,
+      userId: run.userId ?? null,
       createdAt: now,
       updatedAt: now,
     };
@@ -49,9 +51,9 @@ export class LibsqlRunStore implements RunStore {
       {
         // The row is exactly `record`: nothing to read back.
         statement: {
-          sql: `INSERT INTO runs (id, kind, task, model, status, conversation_id, llm_calls, input_tokens, output_tokens, cost_usd, owner_pid, owner_host, log_file, created_at, updated_at)
-                VALUES (?, ?, ?, ?, 'running', ?, 0, 0, 0, 0, ?, ?, ?, ?, ?)`,
-          args: [record.id, record.kind, record.task, record.model, record.conversationId, record.owner?.pid ?? null, record.owner?.host ?? null, record.logFile, now, now],
+          sql: `INSERT INTO runs (id, kind, task, model, status, conversation_id, llm_calls, input_tokens, output_tokens, cost_usd, owner_pid, owner_host, log_file, user_id, created_at, updated_at)
+                VALUES (?, ?, ?, ?, 'running', ?, 0, 0, 0, 0, ?, ?, ?, ?, ?, ?)`,
+          args: [record.id, record.kind, record.task, record.model, record.conversationId, record.owner?.pid ?? null, record.owner?.host ?? null, record.logFile, record.userId, now, now],
         },
         onError: (error) => (constraintViolation(error) === 'unique' ? new DuplicateRecordError('run', { id: run.id }) : error),
       },
@@ -84,16 +86,17 @@ export class LibsqlRunStore implements RunStore {
     return row === undefined ? undefined : runFromRow(row);
   }
 
-  async list(options: { limit?: number; statuses?: readonly RunStatus[]; before?: string } = {}): Promise<RunRecord[]> {
+  async list(options: { limit?: number; statuses?: readonly RunStatus[]; before?: string; ownedBy?: OwnedBy } = {}): Promise<RunRecord[]> {
     const statuses = options.statuses ?? [];
     const conditions = [
       ...(statuses.length === 0 ? [] : [`status IN (${statuses.map(() => '?').join(', ')})`]),
       ...(options.before === undefined ? [] : ['ordinal < (SELECT ordinal FROM runs WHERE id = ?)']),
+      ...(options.ownedBy === undefined ? [] : [ownedByCondition(options.ownedBy)]),
     ];
     const filter = conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
     const result = await this.sql.read({
       sql: `SELECT ${runColumns} FROM runs ${filter} ORDER BY ordinal DESC LIMIT ?`,
-      args: [...statuses, ...(options.before === undefined ? [] : [options.before]), sqliteLimit('limit', options.limit)],
+      args: [...statuses, ...(options.before === undefined ? [] : [options.before]), ...(options.ownedBy === undefined ? [] : [options.ownedBy.userId]), sqliteLimit('limit', options.limit)],
     });
     return result.rows.map(runFromRow);
   }
@@ -155,6 +158,7 @@ function runFromRow(row: SqlRow): RunRecord {
     error: readNullableText(row, 'error'),
     owner: row['owner_pid'] === null || row['owner_pid'] === undefined ? null : { pid: Number(row['owner_pid']), host: readNullableText(row, 'owner_host') ?? '' },
     logFile: readNullableText(row, 'log_file'),
+    userId: readNullableText(row, 'user_id'),
     createdAt: readText(row, 'created_at'),
     updatedAt: readText(row, 'updated_at'),
   };

@@ -5,8 +5,8 @@ import { constraintViolation } from './constraint-violation.js';
 import { readNullableText, readText } from './row-values.js';
 import type { SqlAccess, SqlRow, SqlStatement } from './sql-access.js';
 
-const currentColumns = 's.id, s.name, s.description, s.document, s.status, s.stale_reason, s.current_version AS version, s.current_version, s.created_at, s.updated_at';
-const versionedColumns = 's.id, s.name, s.description, v.document, s.status, s.stale_reason, v.version, s.current_version, s.created_at, s.updated_at';
+const currentColumns = 's.id, s.name, s.description, s.document, s.status, s.stale_reason, s.current_version AS version, s.current_version, s.user_id, s.created_at, s.updated_at';
+const versionedColumns = 's.id, s.name, s.description, v.document, s.status, s.stale_reason, v.version, s.current_version, s.user_id, s.created_at, s.updated_at';
 
 /**
  * Skills in `skills` (one row each, addressed by id or by their unique name, holding the current
@@ -25,11 +25,11 @@ export class LibsqlSkillStore implements SkillStore {
     const results = await this.sql.write(
       asSteps([
         {
-          sql: `INSERT INTO skills (id, name, description, document, status, stale_reason, created_at, updated_at)
-                VALUES (?, ?, ?, ?, 'active', NULL, ?, ?)
+          sql: `INSERT INTO skills (id, name, description, document, status, stale_reason, user_id, created_at, updated_at)
+                VALUES (?, ?, ?, ?, 'active', NULL, ?, ?, ?)
                 ON CONFLICT (name) DO UPDATE SET description = excluded.description, document = excluded.document,
                   status = 'active', stale_reason = NULL, updated_at = excluded.updated_at`,
-          args: [skill.id, skill.name, skill.description, document, now, now],
+          args: [skill.id, skill.name, skill.description, document, skill.userId ?? null, now, now],
         },
         {
           sql: `INSERT INTO skill_versions (skill_id, version, document, note, parent_version, created_at)
@@ -135,6 +135,7 @@ function skillFromRow(row: SqlRow): SkillRecord {
     staleReason: readNullableText(row, 'stale_reason'),
     version: Number(row['version']),
     currentVersion: Number(row['current_version']),
+    userId: readNullableText(row, 'user_id'),
     createdAt: readText(row, 'created_at'),
     updatedAt: readText(row, 'updated_at'),
   };
