@@ -1,3 +1,4 @@
+import type { AccountStore } from './account-store.js';
 import type { ApprovalStore } from './approval-store.js';
 import type { ConversationStore } from './conversation-store.js';
 import type { EventStore } from './event-store.js';
@@ -38,5 +39,7 @@ export interface Store {
   readonly runStates: RunStateStore;
   /** Calls waiting for, or answered by, a person. */
   readonly approvals: ApprovalStore;
+  /** Users, their sessions and service keys (`forge serve` with accounts). */
+  readonly accounts: AccountStore;
   close(): Promise<void>;
 }

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe } from 'vitest';
+import { describeAccountsContract } from './accounts-contract.js';
 import { describeConversationsContract } from './conversations-contract.js';
 import { describeDurabilityContract } from './durability-contract.js';
 import { describeEventsContract } from './events-contract.js';
@@ -50,6 +51,7 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
     describeToolboxContract(context);
     describeStatsContract(context);
     describeRunStatesContract(context);
+    describeAccountsContract(context);
     // Databases that vanish on close (memory) have nothing to reopen; durable ones must pass this.
     if (options.durable) describeDurabilityContract(context);
   });
