@@ -39,6 +39,12 @@ export const forgeEnvironmentSchema = z.object({
   FORGE_APPROVAL_TIMEOUT: positiveInteger('FORGE_APPROVAL_TIMEOUT'),
   /** The password `forge serve` requires of every request (as a bearer token); needed beyond loopback. */
   FORGE_ADMIN_PASSWORD: z.string().optional(),
+  /** How `forge serve` authenticates: none (loopback only), password (FORGE_ADMIN_PASSWORD) or accounts; default accounts once one exists. */
+  FORGE_AUTH: z.enum(['none', 'password', 'accounts', ''], { message: 'FORGE_AUTH must be none, password or accounts' }).optional(),
+  /** Whether anyone may make an account on `forge serve` (POST /api/v1/auth/signup); default 0. */
+  FORGE_OPEN_SIGNUP: z.enum(['0', '1', ''], { message: 'FORGE_OPEN_SIGNUP must be 1 (anyone may sign up) or 0' }).optional(),
+  /** Signs access tokens; default a generated FORGE_HOME/session.key. */
+  FORGE_SESSION_KEY: z.string().optional(),
   /** Tools whose every call needs an approval, by exact name, commas between. */
   FORGE_REQUIRE_APPROVAL: z.string().optional(),
 });

@@ -1,3 +1,4 @@
+import { AccountService, ApiKeyService, loadSessionKey } from '../accounts/index.js';
 import { hostname } from 'node:os';
 import { policyRequiringApproval, refuseApprovals } from '../agent/index.js';
 import type { ApprovalGate, Credentials, EventBus, GuardedFetch, JobQueue, Policy, Store } from '../core/index.js';
@@ -50,6 +51,10 @@ export interface ForgeRuntime {
   readonly skills: SkillService;
   /** Figures of stored runs, summed by the store. */
   readonly stats: StatsService;
+  /** People's accounts and sign-ins (`forge users`, `forge serve` with accounts). */
+  readonly accounts: AccountService;
+  /** Accounts' service keys (`forge api-keys`, `X-API-Key`). */
+  readonly apiKeys: ApiKeyService;
   /** Closes the queue (its active jobs settle first), ends MCP sessions (their tools leave the catalog), then closes the store. */
   close(): Promise<void>;
 }
@@ -165,6 +170,8 @@ export async function createRuntime(parts: RuntimeParts = {}): Promise<ForgeRunt
       tools: new ToolService({ registry, toolbox, fetch }),
       skills: new SkillService({ store, registry, policy, approvals }),
       stats: new StatsService(store, config.databaseUrl),
+      accounts: new AccountService({ store: store.accounts, sessionKey: once(() => loadSessionKey({ sessionKey: config.env['FORGE_SESSION_KEY'], home: config.home })) }),
+      apiKeys: new ApiKeyService(store.accounts),
       close,
     };
     // A run that waited past its approval's expiry is ended now, like an interrupted one.
@@ -188,4 +195,10 @@ function describeManifestMigration(migration: ToolboxManifestMigration): string 
 /** A damaged toolbox entry is left out of the catalog; every command says so once, with the way out. */
 function describeUnreadableEntry(error: ToolboxEntryError): string {
   return `toolbox: ${error.message}; it is left out. ${error.hint ?? ''}`;
+}
+
+/** `make`'s value, made on first use and kept. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
 }
