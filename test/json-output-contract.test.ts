@@ -53,7 +53,7 @@ describe('the --json contract of every command', () => {
   const outputs = new Map<string, unknown[]>();
   const work = (name: string) => path.join(world.home, 'work', name);
 
-  async function forge(args: readonly string[], extraEnv: Record<string, string> = {}, options: { onSpawn?: (child: ReturnType<typeof spawn>) => void } = {}): Promise<CliResult & { json: unknown }> {
+  async function forge(args: readonly string[], extraEnv: Record<string, string> = {}, options: { onSpawn?: (child: ReturnType<typeof spawn>) => void; input?: string } = {}): Promise<CliResult & { json: unknown }> {
     const result = await runCli(args, { ...env, ...extraEnv }, { timeoutMs: 120_000, ...options });
     let json: unknown;
     try {
@@ -65,8 +65,8 @@ describe('the --json contract of every command', () => {
   }
 
   /** Runs a command whose success output the contract checks, keeping it under the command's path. */
-  async function record(command: string, args: readonly string[], extraEnv: Record<string, string> = {}): Promise<Record<string, unknown>> {
-    const result = await forge(args, extraEnv);
+  async function record(command: string, args: readonly string[], extraEnv: Record<string, string> = {}, input?: string): Promise<Record<string, unknown>> {
+    const result = await forge(args, extraEnv, input === undefined ? {} : { input });
     expect(Object.keys(result.json as object), `forge ${args.join(' ')} failed: ${result.stdout} ${result.stderr}`).not.toEqual(['error']);
     outputs.set(command, [...(outputs.get(command) ?? []), result.json]);
     return result.json as Record<string, unknown>;
@@ -211,6 +211,15 @@ describe('the --json contract of every command', () => {
     await record('runs delete', ['runs', 'delete', cancelId, '--json']);
     await record('skill rename', ['skill', 'rename', 'the-contract', 'the-contract-renamed', '--json']);
     await record('skill remove', ['skill', 'remove', 'the-contract-renamed', '--json']);
+
+    await record('users add', ['users', 'add', 'ada@example.com', '--admin', '--json'], {}, 'a long enough password\n');
+    await record('users add', ['users', 'add', 'bob@example.com', '--json'], {}, 'another long password\n');
+    await record('users list', ['users', 'list', '--json']);
+    const key = await record('api-keys create', ['api-keys', 'create', '--user', 'bob@example.com', '--name', 'ci', '--scope', 'runs:read,runs:write', '--expires-in-days', '30', '--json']);
+    await record('api-keys list', ['api-keys', 'list', '--user', 'bob@example.com', '--json']);
+    await record('api-keys revoke', ['api-keys', 'revoke', (key['api_key'] as { key_id: string }).key_id, '--user', 'bob@example.com', '--json']);
+    await record('users remove', ['users', 'remove', 'bob@example.com', '--json']);
+    // ada remains, so the serve below runs with accounts (its default once an account exists).
 
     await record('home', ['home', '--json']);
     await record('config set', ['config', 'set', 'history_messages', '30', '--json']);

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ForgeClient } from '../src/client/index.js';
 import type { ForgeEvent } from '../src/core/index.js';
-import { FORGE_BIN } from './support/built-cli.js';
+import { FORGE_BIN, runCli } from './support/built-cli.js';
 import { startEngineWorld, type EngineWorld } from './support/engine-world.js';
 
 const MODEL = 'openai:gpt-4.1-mini';
@@ -97,5 +97,33 @@ describe('forge serve', () => {
     const code = await new Promise<number | null>((resolve) => refused.on('close', resolve));
     expect(code).toBe(2);
     expect(stderr).toContain('without an access token');
+    expect(stderr).toContain('--auth accounts');
   }, 30_000);
+
+  it('with an account, serves with accounts by default: sign-in and a service key made by the CLI work, anonymous calls do not', async () => {
+    const env = { ...world.env, FORGE_HOME: `${world.home}/accounts-home` };
+    const added = await runCli(['users', 'add', 'ada@example.com', '--admin'], env, { input: 'a long enough password\n' });
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout + added.stderr).not.toContain('a long enough password');
+    const server = startServer(env);
+    try {
+      const origin = await server.listening;
+      expect((await new ForgeClient({ baseUrl: origin }).listRuns().catch((error: unknown) => error))).toMatchObject({ status: 401 });
+      const ada = new ForgeClient({ baseUrl: origin });
+      await ada.login('ada@example.com', 'a long enough password');
+      expect(await ada.me()).toMatchObject({ via: 'session', user: { email: 'ada@example.com' } });
+      const created = await runCli(['api-keys', 'create', '--name', 'ci', '--scope', 'runs:read', '--json'], env);
+      expect(created.code, created.stderr).toBe(0);
+      const { key, api_key: record } = JSON.parse(created.stdout) as { key: string; api_key: { key_id: string } };
+      const service = new ForgeClient({ baseUrl: origin, apiKey: key });
+      expect(await service.listRuns()).toEqual({ runs: [], next_cursor: null });
+      expect(await service.startRun({ task: 'x', model: MODEL }).catch((error: unknown) => error)).toMatchObject({ status: 403, code: 'MissingScope' });
+      const revoked = await runCli(['api-keys', 'revoke', record.key_id], env);
+      expect(revoked.code, revoked.stderr).toBe(0);
+      expect(await service.listRuns().catch((error: unknown) => error)).toMatchObject({ status: 401 });
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+  }, 60_000);
 });

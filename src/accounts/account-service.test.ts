@@ -40,9 +40,10 @@ describe('accounts: sign-in sessions and service keys', () => {
 
   it('refuses a weak password and a taken email with what to change', async () => {
     const { accounts } = await services();
-    await expect(accounts.addUser({ email: 'ada@example.com', password: 'short' })).rejects.toThrow(/12 characters|at least/);
+    await expect(accounts.addUser({ email: 'ada@example.com', password: 'short' })).rejects.toMatchObject({ name: 'ConfigurationError', message: expect.stringContaining('at least 10 characters') });
+    await expect(accounts.addUser({ email: 'not an email', password })).rejects.toMatchObject({ name: 'ConfigurationError', message: expect.stringContaining('email') });
     await accounts.addUser({ email: 'ada@example.com', password });
-    await expect(accounts.addUser({ email: 'ada@example.com', password })).rejects.toMatchObject({ name: 'DuplicateRecordError' });
+    await expect(accounts.addUser({ email: 'ADA@example.com', password })).rejects.toMatchObject({ name: 'ConfigurationError', message: 'email: ada@example.com already has an account.' });
   });
 
   it('rotates refresh tokens; replaying an old one revokes the session, and its access token with it', async () => {

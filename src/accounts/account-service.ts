@@ -49,13 +49,30 @@ export class AccountService {
     return (await this.options.store.listUsers()).length > 0;
   }
 
+  /** Throws `ConfigurationError` naming the field for a malformed email, a weak password or a taken email. */
   async addUser(input: { email: string; password: string; role?: UserRole }): Promise<UserRecord> {
-    const parsed = newUserSchema.parse(input);
+    const checked = newUserSchema.safeParse(input);
+    if (!checked.success) {
+      const issue = checked.error.issues[0]!;
+      throw new ConfigurationError(String(issue.path[0] ?? 'account'), issue.message, issue.path[0] === 'password' ? 'Choose a longer password (a few words make a good one).' : undefined);
+    }
+    const parsed = checked.data;
+    if ((await this.options.store.findUserByEmail(parsed.email)) !== undefined) throw new ConfigurationError('email', `${parsed.email} already has an account.`, 'List accounts with forge users list, or sign in with that one.');
     return this.options.store.createUser({ id: randomUUID(), email: parsed.email, passwordHash: await hashPassword(parsed.password), role: parsed.role });
   }
 
   listUsers(): Promise<UserRecord[]> {
     return this.options.store.listUsers();
+  }
+
+  /** The role of a live account; undefined for a removed or disabled one. */
+  async roleOf(userId: string): Promise<UserRole | undefined> {
+    const user = await this.options.store.getUser(userId);
+    return user === undefined || user.disabledAt !== null ? undefined : user.role;
+  }
+
+  async getUser(userId: string): Promise<UserRecord | undefined> {
+    return this.options.store.getUser(userId);
   }
 
   async firstAdminId(): Promise<string | null> {
@@ -92,9 +109,8 @@ export class AccountService {
   /** Open sign-up (off unless the server allows it): a new `user` account, signed in. */
   async signUp(input: { email: string; password: string }, allowed: boolean): Promise<SignedIn> {
     if (!allowed) throw new AccountPermissionError('Sign-up is closed on this server.', 'Ask its admin for an account (forge users add), or start the server with --open-signup.');
-    const parsed = newUserSchema.parse({ ...input, role: 'user' });
-    await this.addUser(parsed);
-    return this.signIn(parsed.email, parsed.password);
+    const user = await this.addUser({ ...input, role: 'user' });
+    return this.signIn(user.email, input.password);
   }
 
   /**

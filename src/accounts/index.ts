@@ -4,3 +4,4 @@ export { AccountPermissionError, AuthenticationError } from './account-errors.js
 export { ACCESS_TOKEN_SECONDS, csrfTokenFor, signAccessToken, verifyAccessToken } from './access-token.js';
 export { loadSessionKey } from './session-key.js';
 export { passwordSchema } from './password-hashing.js';
+export { apiKeyView, apiKeyViewSchema, userView, userViewSchema, type ApiKeyView, type UserView } from './account-views.js';

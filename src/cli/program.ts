@@ -13,6 +13,8 @@ import { registerHomeCommand } from './commands/home-command.js';
 import { registerConfigCommand } from './commands/config-command.js';
 import { registerInitCommand } from './commands/init-command.js';
 import { registerDoctorCommand } from './commands/doctor-command.js';
+import { registerUsersCommand } from './commands/users-command.js';
+import { registerApiKeysCommand } from './commands/api-keys-command.js';
 import { FORGE_VERSION } from '../version.js';
 import { commandKey } from './command-path.js';
 import { presentJsonAs } from './terminal-output.js';
@@ -58,6 +60,8 @@ shows each value and its source). The home is FORGE_HOME, else an existing ./.fo
   registerRunsCommand(program);
   registerApprovalsCommand(program);
   registerServeCommand(program);
+  registerUsersCommand(program);
+  registerApiKeysCommand(program);
   registerStatsCommand(program);
   registerReplayCommand(program);
   registerDemoCommand(program);

@@ -18,6 +18,17 @@ import {
   type StartedRun,
   type StartRunRequest,
 } from '../server/api/api-schemas.js';
+import {
+  apiKeyListSchema,
+  createdApiKeySchema,
+  meSchema,
+  signedInSchema,
+  signedOutSchema,
+  type CreatedApiKeyBody,
+  type MeBody,
+  type SignedInBody,
+} from '../server/api/account-schemas.js';
+import type { ApiKeyView } from '../accounts/account-views.js';
 import type { z } from 'zod';
 
 /** An API error as the server sent it (`{"error": {name, message, hint}}`), with its HTTP status. */
@@ -36,8 +47,10 @@ export class ForgeApiError extends Error {
 export interface ForgeClientOptions {
   /** The server's origin, e.g. http://127.0.0.1:7700. */
   readonly baseUrl: string;
-  /** Sent as `Authorization: Bearer <token>` (the server's FORGE_ADMIN_PASSWORD). */
+  /** Sent as `Authorization: Bearer <token>`: the server's FORGE_ADMIN_PASSWORD, or an account's access token. */
   readonly token?: string;
+  /** A service key, sent as `X-API-Key`. */
+  readonly apiKey?: string;
   readonly fetch?: typeof fetch;
 }
 
@@ -61,8 +74,51 @@ export class ForgeClient {
     this.fetch = options.fetch ?? fetch;
   }
 
+  private accessToken: string | undefined;
+
   private headers(extra: Record<string, string> = {}): Record<string, string> {
-    return { ...(this.options.token === undefined ? {} : { authorization: `Bearer ${this.options.token}` }), ...extra };
+    const token = this.accessToken ?? this.options.token;
+    return { ...(token === undefined ? {} : { authorization: `Bearer ${token}` }), ...(this.options.apiKey === undefined ? {} : { 'x-api-key': this.options.apiKey }), ...extra };
+  }
+
+  /** Signs in; later calls send the access token. */
+  async login(email: string, password: string): Promise<SignedInBody> {
+    const signedIn = await this.call('POST', '/api/v1/auth/login', signedInSchema, { email, password });
+    this.accessToken = signedIn.access_token;
+    return signedIn;
+  }
+
+  /** Trades the refresh token for a new pair; later calls send the new access token. */
+  async refresh(refreshToken: string): Promise<SignedInBody> {
+    const signedIn = await this.call('POST', '/api/v1/auth/refresh', signedInSchema, { refresh_token: refreshToken });
+    this.accessToken = signedIn.access_token;
+    return signedIn;
+  }
+
+  async logout(): Promise<boolean> {
+    return (await this.call('POST', '/api/v1/auth/logout', signedOutSchema, {})).signed_out;
+  }
+
+  async signup(email: string, password: string): Promise<SignedInBody> {
+    const signedIn = await this.call('POST', '/api/v1/auth/signup', signedInSchema, { email, password });
+    this.accessToken = signedIn.access_token;
+    return signedIn;
+  }
+
+  me(): Promise<MeBody> {
+    return this.call('GET', '/api/v1/auth/me', meSchema);
+  }
+
+  createApiKey(request: { name: string; scopes: ApiKeyView['scopes']; expires_in_days?: number }): Promise<CreatedApiKeyBody> {
+    return this.call('POST', '/api/v1/api-keys', createdApiKeySchema, request);
+  }
+
+  async listApiKeys(): Promise<ApiKeyView[]> {
+    return (await this.call('GET', '/api/v1/api-keys', apiKeyListSchema)).api_keys;
+  }
+
+  async revokeApiKey(keyId: string): Promise<ApiKeyView[]> {
+    return (await this.call('POST', `/api/v1/api-keys/${encodeURIComponent(keyId)}/revoke`, apiKeyListSchema, {})).api_keys;
   }
 
   private async call<T>(method: 'GET' | 'POST', path: string, schema: z.ZodType<T>, body?: unknown): Promise<T> {

@@ -59,19 +59,20 @@ export function scratchUserHome(): string {
 
 /**
  * Runs `forge …` with exactly `env` (plus PATH, and HOME set to `scratchUserHome()` unless `env` sets
- * it), bounded by `timeoutMs`, in `cwd` (default the test's).
+ * it), bounded by `timeoutMs`, in `cwd` (default the test's), with `input` on stdin (default none).
  */
-export function runCli(args: readonly string[], env: Record<string, string>, options: { timeoutMs?: number; cwd?: string; onSpawn?: (child: ReturnType<typeof spawn>) => void } = {}): Promise<CliResult> {
+export function runCli(args: readonly string[], env: Record<string, string>, options: { timeoutMs?: number; cwd?: string; input?: string; onSpawn?: (child: ReturnType<typeof spawn>) => void } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [FORGE_BIN, ...args], {
       env: { PATH: process.env['PATH'] ?? '', HOME: scratchUserHome(), ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] as ['ignore' | 'pipe', 'pipe', 'pipe'],
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     });
+    if (options.input !== undefined) child.stdin?.end(options.input);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 30_000);
     child.on('error', reject);
     child.on('close', (code, signal) => {

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { apiKeysCreateOutputSchema, apiKeysListOutputSchema, apiKeysRevokeOutputSchema, usersAddOutputSchema, usersListOutputSchema, usersRemoveOutputSchema } from './account-outputs.js';
 import { demoOutputSchema } from './demo-outputs.js';
 import { configGetOutputSchema, configListOutputSchema, configSetOutputSchema, configUnsetOutputSchema, doctorOutputSchema, homeOutputSchema, initOutputSchema, runsDeleteOutputSchema, serveOutputSchema, skillRemoveOutputSchema, skillRenameOutputSchema } from './home-outputs.js';
 import { mcpListOutputSchema, mcpRemoveOutputSchema, mcpServeOutputSchema, mcpServerOutputSchema, mcpToolsOutputSchema } from './mcp-outputs.js';
@@ -50,6 +51,12 @@ export const commandOutputs: Readonly<Record<string, z.ZodType>> = {
   'skill rename': skillRenameOutputSchema,
   'runs delete': runsDeleteOutputSchema,
   serve: serveOutputSchema,
+  'users add': usersAddOutputSchema,
+  'users list': usersListOutputSchema,
+  'users remove': usersRemoveOutputSchema,
+  'api-keys create': apiKeysCreateOutputSchema,
+  'api-keys list': apiKeysListOutputSchema,
+  'api-keys revoke': apiKeysRevokeOutputSchema,
   home: homeOutputSchema,
   'config list': configListOutputSchema,
   'config get': configGetOutputSchema,

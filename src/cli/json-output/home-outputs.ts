@@ -30,7 +30,15 @@ export const doctorOutputSchema = z
 
 /** `forge serve --json`: where the API listens. */
 export const serveOutputSchema = z
-  .object({ url: z.string(), openapi: z.string(), mcp_url: z.string().nullable(), allowed_hosts: z.array(z.string()), token_required: z.boolean() })
+  .object({
+    url: z.string(),
+    openapi: z.string(),
+    mcp_url: z.string().nullable(),
+    allowed_hosts: z.array(z.string()),
+    token_required: z.boolean().describe('Whether clients send FORGE_ADMIN_PASSWORD as a bearer token (auth password).'),
+    auth: z.enum(['none', 'password', 'accounts']),
+    open_signup: z.boolean(),
+  })
   .strict();
 
 export const runsDeleteOutputSchema = z.object({ deleted: z.array(z.object({ run_id: z.string(), log_file: z.string().nullable() }).strict()) }).strict();

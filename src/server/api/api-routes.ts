@@ -1,8 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import type { z } from 'zod';
-import { ConfigurationError, ForgeError, NotFoundError, type ApiScope, type ConversationRecord, type Principal, type RunRecord } from '../../core/index.js';
+import { ConfigurationError, NotFoundError, type ApprovalRecord, type ConversationRecord, type RunRecord } from '../../core/index.js';
 import { StoredApprovalGate, approvalView, runView } from '../../runs/index.js';
 import { answerApproval, beginResume, cancelWaitingRun, listApprovals, startTask, type ForgeRuntime } from '../../runtime/index.js';
 import { FORGE_VERSION } from '../../version.js';
@@ -26,53 +25,11 @@ import {
   type ApiConversation,
   type ApiRun,
 } from './api-schemas.js';
+import { accountRoutes } from './account-routes.js';
+import { ApiError, type ApiRoute, type RouteContext } from './api-route.js';
 import { runEventStream } from './run-event-stream.js';
 
-/** What a route's handler is given: the runtime, the validated parts of the request, and the server's state. */
-export interface RouteContext {
-  readonly runtime: ForgeRuntime;
-  readonly params: Readonly<Record<string, string>>;
-  readonly query: unknown;
-  readonly body: unknown;
-  readonly request: Request;
-  /** Who the request acts as; the operator on a server without accounts. Undefined only on public routes. */
-  readonly principal: Principal | undefined;
-  /**
-   * Whether the principal owns a record whose owner is `ownerId` (null: stored without an owner, so the
-   * installation's first admin's). Routes answer 404 for records of others, as if they did not exist.
-   */
-  owns(ownerId: string | null): boolean;
-  readonly server: { readonly shuttingDown: boolean; readonly shutdownSignal: AbortSignal };
-}
-
-/** One route of the API, as data: the OpenAPI document and the authorization matrix are built from this table. */
-export interface ApiRoute {
-  readonly method: 'get' | 'post';
-  /** Under `/api/v1` unless `root`; `:name` marks a path parameter. */
-  readonly path: string;
-  readonly root?: true;
-  readonly summary: string;
-  /** `public` needs no credentials; otherwise the scope a caller must hold (every route also checks ownership of what it touches). */
-  readonly access: 'public' | ApiScope;
-  readonly query?: z.ZodType;
-  readonly body?: z.ZodType;
-  /** The success body's schema; `event-stream` and `ndjson` routes stream instead. */
-  readonly response: z.ZodType | 'event-stream' | 'ndjson';
-  readonly status?: 200 | 202;
-  handle(context: RouteContext): Promise<unknown>;
-}
-
-/** A refusal with an HTTP status, in the error envelope. */
-export class ApiError extends ForgeError {
-  constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 429 | 503,
-    name: string,
-    message: string,
-    hint: string,
-  ) {
-    super({ name, message, hint });
-  }
-}
+export { ApiError, type ApiRoute, type RouteContext } from './api-route.js';
 
 /** A run as the API shows it: Forge's run view without where it runs (its process and the log's path on the server). */
 export function apiRunView(run: RunRecord): ApiRun {
@@ -84,10 +41,40 @@ function apiConversationView(conversation: ConversationRecord): ApiConversation 
   return { conversation_id: conversation.id, title: conversation.title, created_at: conversation.createdAt };
 }
 
-async function requireConversation(runtime: ForgeRuntime, id: string): Promise<ConversationRecord> {
-  const conversation = await runtime.store.conversations.get(id);
-  if (conversation === undefined) throw new NotFoundError('conversation', id, 'List conversations with GET /api/v1/conversations.');
+/** A conversation of the caller's; others' are answered as missing. */
+async function requireConversation(context: RouteContext, id: string): Promise<ConversationRecord> {
+  const conversation = await context.runtime.store.conversations.get(id);
+  if (conversation === undefined || !context.owns(conversation.userId)) throw new NotFoundError('conversation', id, 'List conversations with GET /api/v1/conversations.');
   return conversation;
+}
+
+/**
+ * A run of the caller's, by id. The operator may name it by a unique prefix like the CLI; an account
+ * names it whole, so a prefix cannot probe for other accounts' runs. Others' runs are answered as missing.
+ */
+async function requireRun(context: RouteContext, id: string): Promise<RunRecord> {
+  const missing = () => new NotFoundError('run', id, 'List runs with GET /api/v1/runs.');
+  const run = await context.runtime.runs.get(id).catch((error: unknown) => {
+    if (context.principal?.via !== 'operator') throw missing();
+    throw error;
+  });
+  if (!context.owns(run.userId) || (context.principal?.via !== 'operator' && run.id !== id)) throw missing();
+  return run;
+}
+
+/** The approvals of runs the caller owns. */
+async function ownApprovals(context: RouteContext, approvals: readonly ApprovalRecord[]): Promise<ApprovalRecord[]> {
+  if (context.principal?.via === 'operator') return [...approvals];
+  const owned = new Map<string, boolean>();
+  for (const approval of approvals) {
+    if (!owned.has(approval.runId)) owned.set(approval.runId, await requireRun(context, approval.runId).then(() => true, () => false));
+  }
+  return approvals.filter((approval) => owned.get(approval.runId) === true);
+}
+
+/** The account new records of this request belong to: none for the operator. */
+function ownerOf(context: RouteContext): string | null {
+  return context.principal?.via === 'operator' ? null : (context.principal?.userId ?? null);
 }
 
 const eventsUrl = (runId: string) => `/api/v1/runs/${encodeURIComponent(runId)}/events`;
@@ -137,8 +124,10 @@ export const apiRoutes: readonly ApiRoute[] = [
       refuseWhileShuttingDown(context);
       const body = startRunRequestSchema.parse(context.body);
       const { runtime } = context;
+      if (body.conversation_id !== undefined) await requireConversation(context, body.conversation_id);
       const { handle } = await startTask(runtime, {
         task: body.task,
+        userId: ownerOf(context),
         ...(body.model === undefined ? {} : { model: body.model }),
         ...(body.tools === undefined ? {} : { tools: body.tools }),
         ...(body.conversation_id === undefined ? {} : { conversationId: body.conversation_id }),
@@ -159,10 +148,15 @@ export const apiRoutes: readonly ApiRoute[] = [
     access: 'runs:read',
     query: runListQuerySchema,
     response: runListSchema,
-    async handle({ runtime, query }) {
+    async handle({ runtime, query, ownedBy }) {
       const parsed = runListQuerySchema.parse(query);
       const statuses = parsed.status === undefined ? undefined : Array.isArray(parsed.status) ? parsed.status : [parsed.status];
-      const found = await runtime.runs.list({ limit: parsed.limit + 1, ...(statuses === undefined ? {} : { statuses }), ...(parsed.cursor === undefined ? {} : { before: parsed.cursor }) });
+      const found = await runtime.runs.list({
+        limit: parsed.limit + 1,
+        ...(statuses === undefined ? {} : { statuses }),
+        ...(parsed.cursor === undefined ? {} : { before: parsed.cursor }),
+        ...(ownedBy === undefined ? {} : { ownedBy }),
+      });
       const page = found.slice(0, parsed.limit);
       return { runs: page.map(apiRunView), next_cursor: found.length > parsed.limit ? (page.at(-1)?.id ?? null) : null };
     },
@@ -173,7 +167,7 @@ export const apiRoutes: readonly ApiRoute[] = [
     summary: 'One run.',
     access: 'runs:read',
     response: runSchema,
-    handle: async ({ runtime, params }) => apiRunView(await runtime.runs.get(params['run_id']!)),
+    handle: async (context) => apiRunView(await requireRun(context, context.params['run_id']!)),
   },
   {
     method: 'post',
@@ -182,10 +176,11 @@ export const apiRoutes: readonly ApiRoute[] = [
     access: 'runs:write',
     body: cancelRunRequestSchema,
     response: runSchema,
-    async handle({ runtime, params, body }) {
-      const runId = params['run_id']!;
-      const reason = cancelRunRequestSchema.parse(body ?? {}).reason ?? 'cancelled through the API';
-      const run = await runtime.runs.get(runId);
+    async handle(context) {
+      const { runtime } = context;
+      const run = await requireRun(context, context.params['run_id']!);
+      const runId = run.id;
+      const reason = cancelRunRequestSchema.parse(context.body ?? {}).reason ?? 'cancelled through the API';
       if (runtime.runs.cancelActive(runId, reason)) {
         await waitUntilInactive(runtime, runId);
       } else if (run.status === 'waiting') {
@@ -205,7 +200,8 @@ export const apiRoutes: readonly ApiRoute[] = [
     status: 202,
     async handle(context) {
       refuseWhileShuttingDown(context);
-      const { handle } = await beginResume(context.runtime, context.params['run_id']!);
+      const run = await requireRun(context, context.params['run_id']!);
+      const { handle } = await beginResume(context.runtime, run.id);
       handle.result.catch(() => undefined);
       return { run_id: handle.runId, events_url: eventsUrl(handle.runId) };
     },
@@ -216,10 +212,10 @@ export const apiRoutes: readonly ApiRoute[] = [
     summary: 'The run\'s events as Server-Sent Events (id = seq); send Last-Event-ID to get exactly the events after it.',
     access: 'runs:read',
     response: 'event-stream',
-    async handle({ runtime, params, request, server }) {
-      const runId = params['run_id']!;
-      await runtime.runs.get(runId);
-      return runEventStream(runtime, runId, lastSeqOf(request), { signal: request.signal, shutdown: server.shutdownSignal });
+    async handle(context) {
+      const { runtime, request, server } = context;
+      const run = await requireRun(context, context.params['run_id']!);
+      return runEventStream(runtime, run.id, lastSeqOf(request), { signal: request.signal, shutdown: server.shutdownSignal });
     },
   },
   {
@@ -228,8 +224,8 @@ export const apiRoutes: readonly ApiRoute[] = [
     summary: 'The run log (JSON lines) as a download.',
     access: 'runs:read',
     response: 'ndjson',
-    async handle({ runtime, params }) {
-      const run = await runtime.runs.get(params['run_id']!);
+    async handle(context) {
+      const run = await requireRun(context, context.params['run_id']!);
       if (run.logFile === null) throw new NotFoundError('run log', run.id, 'This run was recorded before run logs were kept with their runs.');
       try {
         await stat(run.logFile);
@@ -247,7 +243,7 @@ export const apiRoutes: readonly ApiRoute[] = [
     summary: 'Conversations, newest first.',
     access: 'conversations:read',
     response: conversationListSchema,
-    handle: async ({ runtime }) => ({ conversations: (await runtime.store.conversations.list({ limit: 100 })).map(apiConversationView) }),
+    handle: async ({ runtime, ownedBy }) => ({ conversations: (await runtime.store.conversations.list({ limit: 100, ...(ownedBy === undefined ? {} : { ownedBy }) })).map(apiConversationView) }),
   },
   {
     method: 'post',
@@ -256,9 +252,10 @@ export const apiRoutes: readonly ApiRoute[] = [
     access: 'conversations:write',
     body: createConversationRequestSchema,
     response: conversationSchema,
-    async handle({ runtime, body }) {
-      const parsed = createConversationRequestSchema.parse(body ?? {});
-      return apiConversationView(await runtime.store.conversations.create({ title: parsed.title === undefined ? null : runtime.redactor.redactText(parsed.title) }));
+    async handle(context) {
+      const { runtime } = context;
+      const parsed = createConversationRequestSchema.parse(context.body ?? {});
+      return apiConversationView(await runtime.store.conversations.create({ title: parsed.title === undefined ? null : runtime.redactor.redactText(parsed.title), userId: ownerOf(context) }));
     },
   },
   {
@@ -267,8 +264,9 @@ export const apiRoutes: readonly ApiRoute[] = [
     summary: 'A conversation with its messages, oldest first.',
     access: 'conversations:read',
     response: conversationDetailSchema,
-    async handle({ runtime, params }) {
-      const conversation = await requireConversation(runtime, params['conversation_id']!);
+    async handle(context) {
+      const { runtime } = context;
+      const conversation = await requireConversation(context, context.params['conversation_id']!);
       const messages = await runtime.store.conversations.listMessages(conversation.id);
       return {
         conversation: apiConversationView(conversation),
@@ -288,9 +286,10 @@ export const apiRoutes: readonly ApiRoute[] = [
       refuseWhileShuttingDown(context);
       const body = sendMessageRequestSchema.parse(context.body);
       const { runtime } = context;
-      const conversation = await requireConversation(runtime, context.params['conversation_id']!);
+      const conversation = await requireConversation(context, context.params['conversation_id']!);
       const { handle } = await startTask(runtime, {
         task: body.content,
+        userId: ownerOf(context),
         conversationId: conversation.id,
         ...(body.model === undefined ? {} : { model: body.model }),
         ...(body.tools === undefined ? {} : { tools: body.tools }),
@@ -306,7 +305,7 @@ export const apiRoutes: readonly ApiRoute[] = [
     summary: 'Calls waiting for an approval, oldest first.',
     access: 'runs:read',
     response: approvalListSchema,
-    handle: async ({ runtime }) => ({ approvals: (await listApprovals(runtime)).map(approvalView) }),
+    handle: async (context) => ({ approvals: (await ownApprovals(context, await listApprovals(context.runtime))).map(approvalView) }),
   },
   ...(['approve', 'deny'] as const).map(
     (verb): ApiRoute => ({
@@ -319,8 +318,9 @@ export const apiRoutes: readonly ApiRoute[] = [
       async handle(context) {
         const body = approvalAnswerRequestSchema.parse(context.body ?? {});
         if (verb === 'deny' && (body.reason === undefined || body.reason.trim() === '')) throw new ConfigurationError('reason', 'is required for a denial: the model is told why.');
+        const run = await requireRun(context, context.params['run_id']!);
         const answered = await answerApproval(context.runtime, {
-          runId: context.params['run_id']!,
+          runId: run.id,
           callId: context.params['call_id']!,
           decision: verb === 'approve' ? 'approved' : 'denied',
           ...(body.reason === undefined ? {} : { reason: body.reason }),
@@ -331,6 +331,7 @@ export const apiRoutes: readonly ApiRoute[] = [
       },
     }),
   ),
+  ...accountRoutes,
 ];
 
 /** Resolves once the run service no longer runs `runId` (its cancellation has ended it). */

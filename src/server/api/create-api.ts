@@ -3,17 +3,13 @@ import { ZodError, type z } from 'zod';
 import { describeError, ForgeError } from '../../core/index.js';
 import { ownsRecord, type Principal } from '../../core/index.js';
 import type { ForgeRuntime } from '../../runtime/index.js';
-import { ApiError, apiRoutes, type ApiRoute, type RouteContext } from './api-routes.js';
+import { ApiError, type ApiRoute, type ApiServerState, type RouteContext } from './api-route.js';
+import { apiRoutes } from './api-routes.js';
 import { operatorAuthenticator, type Authenticator } from './authenticator.js';
 import { openApiDocument } from './openapi.js';
 
 /** The largest request body the API reads; past it the request is refused (413). */
 export const MAX_BODY_BYTES = 1_000_000;
-
-export interface ApiServerState {
-  readonly shuttingDown: boolean;
-  readonly shutdownSignal: AbortSignal;
-}
 
 export interface CreateApiOptions {
   /** Who each request acts as; default: the operator (a server without accounts). */
@@ -24,9 +20,10 @@ export interface CreateApiOptions {
 
 /** The principal a non-public route acts for: 401 without credentials, 403 without the route's scope. */
 async function principalFor(route: ApiRoute, request: Request, authenticate: Authenticator): Promise<Principal | undefined> {
-  const principal = await authenticate(request);
+  const principal = await authenticate(request, route.access);
   if (route.access === 'public') return principal;
   if (principal === undefined) throw new ApiError(401, 'Unauthenticated', 'This route needs credentials.', 'Sign in (POST /api/v1/auth/login), or send an API key as X-API-Key.');
+  if (route.access === 'signed-in') return principal;
   if (!principal.scopes.includes(route.access)) throw new ApiError(403, 'MissingScope', `This key lacks the scope ${route.access}.`, `Create a key with --scope ${route.access}.`);
   return principal;
 }
@@ -39,6 +36,11 @@ function statusOf(error: unknown): number {
     switch (error.name) {
       case 'NotFoundError':
         return 404;
+      case 'AuthenticationError':
+        return 401;
+      case 'AccountPermissionError':
+        return 403;
+      case 'DuplicateRecordError':
       case 'RunNotResumableError':
       case 'ApprovalAnswerError':
       case 'RunStateError':
@@ -106,10 +108,13 @@ export function createApi(runtime: ForgeRuntime, server: ApiServerState, options
       try {
         const principal = await principalFor(route, context.req.raw, authenticate);
         const firstAdminId = principal === undefined || principal.via === 'operator' ? null : await (options.firstAdminId?.() ?? null);
+        const responseHeaders = new Headers();
         const routeContext: RouteContext = {
           runtime,
           principal,
           owns: (ownerId) => principal !== undefined && ownsRecord(principal, ownerId, firstAdminId),
+          ownedBy: principal === undefined || principal.via === 'operator' || principal.userId === null ? undefined : { userId: principal.userId, includeUnowned: principal.userId === firstAdminId },
+          responseHeaders,
           params: context.req.param() as Record<string, string>,
           query: route.query === undefined ? undefined : queryOf(context),
           body: await readBody(context, route),
@@ -121,6 +126,7 @@ export function createApi(runtime: ForgeRuntime, server: ApiServerState, options
         if (result instanceof Response) return result;
         // The response schema is the contract: an answer that breaks it is a server bug, never sent half-checked.
         const body = (route.response as z.ZodType).parse(result);
+        for (const [name, value] of responseHeaders) context.header(name, value, { append: true });
         return context.json(body as object, route.status ?? 200);
       } catch (error) {
         return context.json(errorBody(error), statusOf(error) as 400);

@@ -1,17 +1,30 @@
 import { setMaxListeners } from 'node:events';
 import { getRequestListener } from '@hono/node-server';
 import type { ForgeRuntime } from '../../runtime/index.js';
+import { ConfigurationError } from '../../core/index.js';
 import { FORGE_VERSION } from '../../version.js';
 import { listenHttp, type HttpListener } from '../http/index.js';
+import { accountAuthenticator, operatorAuthenticator } from './authenticator.js';
+import type { AuthMode } from './api-route.js';
 import { createApi } from './create-api.js';
+import { mcpPrincipalRefusal } from './mcp-access.js';
 
 export interface ApiServerOptions {
   /** Default 127.0.0.1. */
   readonly host?: string;
   /** Default 7700; 0 picks a free port. */
   readonly port?: number;
-  /** Required beyond loopback: clients send it as `Authorization: Bearer <token>` (FORGE_ADMIN_PASSWORD). */
+  /**
+   * How requests are authenticated; default `password` when a token is given, else `none`.
+   * - `none`: loopback only; whoever reaches the port is the operator.
+   * - `password`: every request sends `Authorization: Bearer <token>` (FORGE_ADMIN_PASSWORD) and acts as the operator.
+   * - `accounts`: people sign in (or send a service key); each sees and acts on only their own records.
+   */
+  readonly auth?: AuthMode;
+  /** The admin password (`password` mode); required beyond loopback unless accounts authenticate. */
   readonly token?: string;
+  /** With accounts: whether anyone may make an account (POST /api/v1/auth/signup). Default false. */
+  readonly openSignup?: boolean;
   readonly allowedHosts?: readonly string[];
   /** Forge's MCP endpoint at `/mcp` (behind the same access rules): the registry tools and skills it offers; none when absent. */
   readonly mcp?: { readonly exposedTools: readonly string[]; readonly publishedSkills: readonly string[] };
@@ -34,13 +47,19 @@ export async function serveApi(runtime: ForgeRuntime, options: ApiServerOptions 
   const shutdown = new AbortController();
   // Every open event stream listens for the shutdown: as many listeners as streams is expected here.
   setMaxListeners(0, shutdown.signal);
+  const auth: AuthMode = options.auth ?? (options.token === undefined ? 'none' : 'password');
+  if (auth === 'password' && options.token === undefined) throw new ConfigurationError('FORGE_ADMIN_PASSWORD', 'is needed for --auth password: clients send it as a bearer token.', 'Set FORGE_ADMIN_PASSWORD (at least 16 characters), or use --auth accounts.');
+  if (auth === 'accounts' && !(await runtime.accounts.hasUsers())) throw new ConfigurationError('--auth', 'accounts needs an account to sign in with, and there is none.', 'Add one first: forge users add <email> --admin');
   const state = {
     get shuttingDown() {
       return shutdown.signal.aborted;
     },
     shutdownSignal: shutdown.signal,
+    auth,
+    openSignup: auth === 'accounts' && options.openSignup === true,
   };
-  const app = createApi(runtime, state);
+  const authenticate = auth === 'accounts' ? accountAuthenticator(runtime.accounts, runtime.apiKeys) : operatorAuthenticator;
+  const app = createApi(runtime, state, { authenticate, firstAdminId: () => runtime.accounts.firstAdminId() });
   const api = getRequestListener(app.fetch);
   // The MCP SDK loads only when the endpoint is asked for.
   const mcp =
@@ -50,11 +69,21 @@ export async function serveApi(runtime: ForgeRuntime, options: ApiServerOptions 
   const listener = await listenHttp({
     host: options.host ?? '127.0.0.1',
     port: options.port ?? DEFAULT_API_PORT,
-    ...(options.token === undefined ? {} : { token: options.token }),
+    ...(auth === 'password' && options.token !== undefined ? { token: options.token } : {}),
+    ...(auth === 'accounts' ? { authenticatedByHandler: true } : {}),
+    beyondLoopbackHint: 'Listen on 127.0.0.1 (the default), or authenticate: --auth password with FORGE_ADMIN_PASSWORD (at least 16 characters), or --auth accounts after forge users add <email> --admin.',
     ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
     handle: async (request, response) => {
       const pathname = (request.url ?? '/').split('?')[0];
-      if (mcp !== undefined && (pathname === '/mcp' || pathname?.startsWith('/mcp/') === true)) return mcp.handle(request, response);
+      if (mcp !== undefined && (pathname === '/mcp' || pathname?.startsWith('/mcp/') === true)) {
+        const refusal = auth === 'accounts' ? await mcpPrincipalRefusal(request, authenticate) : undefined;
+        if (refusal !== undefined) {
+          request.resume();
+          response.writeHead(refusal.status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: refusal.message }, id: null }));
+          return;
+        }
+        return mcp.handle(request, response);
+      }
       return api(request, response);
     },
   }).catch(async (error: unknown) => {

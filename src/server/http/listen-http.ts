@@ -32,6 +32,10 @@ export interface ListenHttpOptions {
    * reachable from other machines must not serve whoever finds it.
    */
   readonly token?: string;
+  /** The handler authenticates every request itself (accounts); the listener may then bind beyond loopback without a token. */
+  readonly authenticatedByHandler?: boolean;
+  /** How to fix a refusal to listen beyond loopback, for this server's users; default: set a token. */
+  readonly beyondLoopbackHint?: string;
   readonly handle: (request: IncomingMessage, response: ServerResponse) => Promise<void>;
 }
 
@@ -49,11 +53,11 @@ export async function listenHttp(options: ListenHttpOptions): Promise<HttpListen
     throw new ConfigurationError('--token', `the access token must be at least ${MIN_TOKEN_LENGTH} characters long.`, 'Generate one with: openssl rand -hex 32');
   }
   const address = await bindAddress(options.host);
-  if (options.token === undefined && !isLoopbackAddress(address)) {
+  if (options.token === undefined && options.authenticatedByHandler !== true && !isLoopbackAddress(address)) {
     throw new ConfigurationError(
       '--host',
       `refusing to listen on ${options.host}${address === options.host ? '' : ` (${address})`} without an access token: it is not a loopback address, so other machines could call the exposed tools.`,
-      'Listen on 127.0.0.1 (the default), or set an access token (FORGE_MCP_TOKEN, or --token) that clients send as "Authorization: Bearer <token>".',
+      options.beyondLoopbackHint ?? 'Listen on 127.0.0.1 (the default), or set an access token (FORGE_MCP_TOKEN, or --token) that clients send as "Authorization: Bearer <token>".',
     );
   }
   // Validates --allowed-host before anything is bound; rebuilt with the real port once listening.
