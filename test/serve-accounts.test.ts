@@ -62,6 +62,8 @@ describe('the HTTP API with accounts', () => {
     await mock.start();
     mock.on({ userMessage: 'a quick question', hasToolResult: false }, { content: 'Quick answer.' });
     mock.on({ userMessage: 'matrix run', hasToolResult: false }, { content: 'Matrix answer.' });
+    mock.on({ userMessage: 'look up forge', hasToolResult: false }, { toolCalls: [{ id: 'lookup_forge', name: 'lookup', arguments: { key: 'forge' } }] });
+    mock.on({ toolCallId: 'lookup_forge' }, { content: 'Forge is an agent engine.' });
     mock.on({ userMessage: 'write to the ledger', hasToolResult: false }, { toolCalls: [{ id: 'ledger_1', name: 'ledger_write', arguments: { entry: 'paid' } }] });
     mock.on({ toolCallId: 'ledger_1' }, { content: 'Written.' });
     home = await mkdtemp(path.join(tmpdir(), 'forge-accounts-'));
@@ -228,6 +230,14 @@ describe('the HTTP API with accounts', () => {
     await ada.readEvents(finishedRun.run_id);
     await settled(finishedRun.run_id);
     const ownKey = await ada.createApiKey({ name: 'to revoke', scopes: ['runs:read'] });
+    const toolRun = await ada.startRun({ task: 'look up forge', model: MODEL });
+    await ada.readEvents(toolRun.run_id);
+    await settled(toolRun.run_id);
+    const skill = (await ada.saveSkill({ run_id: toolRun.run_id, name: 'ada-lookup' })).skill.skill;
+    const product = { skill, description: 'Looks things up.', price_minor: 0, currency: 'EUR' };
+    await ada.publishProduct({ ...product, name: 'ada-product' });
+    const purchase = await ada.runProduct('ada-product', { key: 'forge' });
+    await runtime.marketplace.settled();
     const run = async () => ({ run_id: finishedRun.run_id });
     const waiting = async () => ({ run_id: await waitingRun(), call_id: 'ledger_1' });
     const rows: Record<string, MatrixRow> = {
@@ -254,6 +264,16 @@ describe('the HTTP API with accounts', () => {
       'POST /auth/logout': { params: async () => ({}), body: {}, touches: 'self' },
       'GET /api-keys': { params: async () => ({}), touches: 'list' },
       'POST /api-keys': { params: async () => ({}), body: { name: 'matrix', scopes: ['runs:read'] }, touches: 'creates', sessionOnly: true },
+      'POST /skills': { params: async () => ({}), body: { run_id: toolRun.run_id, name: 'matrix-skill' }, touches: 'record' },
+      'GET /skills': { params: async () => ({}), touches: 'list' },
+      'POST /skills/:skill/run': { params: async () => ({ skill }), body: { inputs: { key: 'forge' } }, touches: 'record' },
+      'POST /marketplace/products': { params: async () => ({}), body: { ...product, name: 'matrix-product' }, touches: 'record' },
+      'POST /marketplace/products/:product/unpublish': { params: async () => ({ product: (await ada.publishProduct({ ...product, name: `matrix-unpublish-${Math.random().toString(36).slice(2, 8)}` })).product }), touches: 'record' },
+      'GET /marketplace/products': { params: async () => ({}), touches: 'self' },
+      'GET /marketplace/products/:product': { params: async () => ({ product: 'ada-product' }), touches: 'self' },
+      'POST /marketplace/products/:product/runs': { params: async () => ({ product: 'ada-product' }), body: { inputs: { key: 'forge' } }, touches: 'self' },
+      'GET /marketplace/purchases/:purchase_id': { params: async () => ({ purchase_id: purchase.purchase_id }), touches: 'record' },
+      'GET /marketplace/usage': { params: async () => ({}), touches: 'list' },
       'POST /api-keys/:key_id/revoke': { params: async () => ({ key_id: (await ada.createApiKey({ name: 'matrix revoke', scopes: ['runs:read'] })).api_key.key_id }), touches: 'record' },
     };
     const keyOf = (route: ApiRoute): string => `${route.method.toUpperCase()} ${route.path}`;
@@ -269,7 +289,7 @@ describe('the HTTP API with accounts', () => {
     await ada.revokeApiKey(revoked.split('_')[1]!);
     // Logout ends the session that sends it: it gets a session of its own, and runs last.
     const ordered = [...apiRoutes].sort((a, b) => Number(a.path === '/auth/logout') - Number(b.path === '/auth/logout'));
-    const adaRecords = JSON.stringify([finishedRun.run_id, conversation.conversation_id, ownKey.api_key.key_id]);
+    const adaRecords = JSON.stringify([finishedRun.run_id, conversation.conversation_id, ownKey.api_key.key_id, skill, purchase.purchase_id]);
 
     for (const route of ordered) {
       const row = rows[keyOf(route)]!;
@@ -304,5 +324,7 @@ describe('the HTTP API with accounts', () => {
     // Nothing another account did above touched ada's records.
     expect((await ada.getConversation(conversation.conversation_id)).conversation.title).toBe('ada only');
     expect((await ada.listApiKeys()).find((key) => key.key_id === ownKey.api_key.key_id)?.revoked_at).toBeNull();
+    expect((await ada.getProduct('ada-product')).product).toBe('ada-product');
+    await runtime.marketplace.settled();
   }, 120_000);
 });

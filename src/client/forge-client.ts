@@ -29,6 +29,18 @@ import {
   type SignedInBody,
 } from '../server/api/account-schemas.js';
 import type { ApiKeyView } from '../accounts/account-views.js';
+import {
+  customerProductListSchema,
+  customerProductSchema,
+  customerPurchaseSchema,
+  customerUsageSchema,
+  sellerProductSchema,
+  type CustomerProduct,
+  type CustomerPurchase,
+  type CustomerUsage,
+  type SellerProduct,
+} from '../server/api/marketplace-schemas.js';
+import { savedSkillSchema, skillListSchema, skillReplaySchema } from '../server/api/skill-schemas.js';
 import type { z } from 'zod';
 
 /** An API error as the server sent it (`{"error": {name, message, hint}}`), with its HTTP status. */
@@ -115,6 +127,46 @@ export class ForgeClient {
 
   async listApiKeys(): Promise<ApiKeyView[]> {
     return (await this.call('GET', '/api/v1/api-keys', apiKeyListSchema)).api_keys;
+  }
+
+  saveSkill(request: { run_id: string; name?: string; description?: string }): Promise<z.infer<typeof savedSkillSchema>> {
+    return this.call('POST', '/api/v1/skills', savedSkillSchema, request);
+  }
+
+  async listSkills(): Promise<z.infer<typeof skillListSchema>['skills']> {
+    return (await this.call('GET', '/api/v1/skills', skillListSchema)).skills;
+  }
+
+  runSkill(skill: string, inputs: Record<string, unknown>, options: { dry_run?: boolean } = {}): Promise<z.infer<typeof skillReplaySchema>> {
+    return this.call('POST', `/api/v1/skills/${encodeURIComponent(skill)}/run`, skillReplaySchema, { inputs, ...options });
+  }
+
+  publishProduct(request: { skill: string; name: string; description: string; price_minor: number; currency: string; output_fields?: string[]; published?: boolean }): Promise<SellerProduct> {
+    return this.call('POST', '/api/v1/marketplace/products', sellerProductSchema, request);
+  }
+
+  unpublishProduct(name: string): Promise<SellerProduct> {
+    return this.call('POST', `/api/v1/marketplace/products/${encodeURIComponent(name)}/unpublish`, sellerProductSchema, {});
+  }
+
+  async listProducts(): Promise<CustomerProduct[]> {
+    return (await this.call('GET', '/api/v1/marketplace/products', customerProductListSchema)).products;
+  }
+
+  getProduct(name: string): Promise<CustomerProduct> {
+    return this.call('GET', `/api/v1/marketplace/products/${encodeURIComponent(name)}`, customerProductSchema);
+  }
+
+  runProduct(name: string, inputs: Record<string, unknown>): Promise<CustomerPurchase> {
+    return this.call('POST', `/api/v1/marketplace/products/${encodeURIComponent(name)}/runs`, customerPurchaseSchema, { inputs });
+  }
+
+  getPurchase(purchaseId: string): Promise<CustomerPurchase> {
+    return this.call('GET', `/api/v1/marketplace/purchases/${encodeURIComponent(purchaseId)}`, customerPurchaseSchema);
+  }
+
+  usage(): Promise<CustomerUsage> {
+    return this.call('GET', '/api/v1/marketplace/usage', customerUsageSchema);
   }
 
   async revokeApiKey(keyId: string): Promise<ApiKeyView[]> {

@@ -1,4 +1,5 @@
 import type { AccountStore } from './account-store.js';
+import type { MarketplaceStore } from './marketplace-store.js';
 import type { ApprovalStore } from './approval-store.js';
 import type { ConversationStore } from './conversation-store.js';
 import type { EventStore } from './event-store.js';
@@ -41,5 +42,7 @@ export interface Store {
   readonly approvals: ApprovalStore;
   /** Users, their sessions and service keys (`forge serve` with accounts). */
   readonly accounts: AccountStore;
+  /** Skills packaged as products, and the ledger of their customer runs. */
+  readonly marketplace: MarketplaceStore;
   close(): Promise<void>;
 }

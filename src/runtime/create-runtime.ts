@@ -1,4 +1,6 @@
 import { AccountService, ApiKeyService, loadSessionKey } from '../accounts/index.js';
+import { MarketplaceService } from '../marketplace/index.js';
+import { runSkill } from './skill-runs.js';
 import { hostname } from 'node:os';
 import { policyRequiringApproval, refuseApprovals } from '../agent/index.js';
 import type { ApprovalGate, Credentials, EventBus, GuardedFetch, JobQueue, Policy, Store } from '../core/index.js';
@@ -55,6 +57,8 @@ export interface ForgeRuntime {
   readonly accounts: AccountService;
   /** Accounts' service keys (`forge api-keys`, `X-API-Key`). */
   readonly apiKeys: ApiKeyService;
+  /** Skills packaged as products for customers, and the ledger of their runs. */
+  readonly marketplace: MarketplaceService;
   /** Closes the queue (its active jobs settle first), ends MCP sessions (their tools leave the catalog), then closes the store. */
   close(): Promise<void>;
 }
@@ -152,6 +156,7 @@ export async function createRuntime(parts: RuntimeParts = {}): Promise<ForgeRunt
     await registerPromotedTools(registry, toolbox);
     const policy = parts.policy ?? policyRequiringApproval(config.requireApproval);
     const approvals = parts.approvals ?? refuseApprovals;
+    const skills = new SkillService({ store, registry, policy, approvals });
     const runtime: ForgeRuntime = {
       config,
       store,
@@ -168,10 +173,12 @@ export async function createRuntime(parts: RuntimeParts = {}): Promise<ForgeRunt
       notices,
       runs,
       tools: new ToolService({ registry, toolbox, fetch }),
-      skills: new SkillService({ store, registry, policy, approvals }),
+      skills,
       stats: new StatsService(store, config.databaseUrl),
       accounts: new AccountService({ store: store.accounts, sessionKey: once(() => loadSessionKey({ sessionKey: config.env['FORGE_SESSION_KEY'], home: config.home })) }),
       apiKeys: new ApiKeyService(store.accounts),
+      // A customer run replays the pinned version as a run of the seller's, like any skill run.
+      marketplace: new MarketplaceService({ store, skills, replay: (options) => runSkill(runtime, options) }),
       close,
     };
     // A run that waited past its approval's expiry is ended now, like an interrupted one.

@@ -40,6 +40,8 @@ export interface RunSkillOptions {
   readonly signal?: AbortSignal;
   /** Why `forge run --skills` chose this skill: opens the replay's log as a `skill-match` event. */
   readonly match?: { readonly reason: string };
+  /** The account the replay's run belongs to; none for the CLI's. */
+  readonly userId?: string | null;
 }
 
 export interface RunSkillResult extends SkillReplayResult {
@@ -84,6 +86,7 @@ export async function runSkill(runtime: ForgeRuntime, options: RunSkillOptions):
     kind: 'skill',
     task: runtime.redactor.redactText(options.extractFrom?.task ?? `skill ${document.name}: ${replayTaskText(document, options.inputs)}`),
     model: rescueModel?.slug ?? 'none',
+    userId: options.userId ?? null,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     execute: async ({ emitter, meter, signal }): Promise<SkillReplayResult> => {
       const utility = (model: ResolvedModel | undefined): UtilityModel | undefined => (model === undefined ? undefined : createUtilityModel(model, meter, emitter.emit));

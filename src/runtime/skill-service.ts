@@ -27,6 +27,8 @@ export interface SaveSkillFromRunOptions {
   readonly into?: string;
   /** Save even though the run is already saved as a skill or the name is taken: a new version of the skill of that name. */
   readonly force?: boolean;
+  /** The account a new skill belongs to; none for the CLI's. */
+  readonly userId?: string | null;
 }
 
 /** A stored skill as listed: its record and its document, or, when the stored document no longer reads, why. */
@@ -190,7 +192,7 @@ export class SkillService {
     });
     assertSkillName(document.name);
     if (options.force !== true) await this.refuseRepeat(runId, document.name);
-    return this.save(document, `saved from run ${runId}`);
+    return this.save(document, `saved from run ${runId}`, undefined, options.userId ?? null);
   }
 
   /** Refuses a save that would repeat a stored skill: one whose versions recorded `runId`, or one named `name`. */
@@ -242,8 +244,8 @@ export class SkillService {
     return testSkillAgainstRecording(document, this.parts.registry, this.parts);
   }
 
-  private async save(document: SkillDocument, note: string, parentVersion?: number): Promise<SavedSkill> {
-    const saved = await this.parts.store.skills.save({ id: document.id, name: document.name, description: document.description, document, note, ...(parentVersion === undefined ? {} : { parentVersion }) });
+  private async save(document: SkillDocument, note: string, parentVersion?: number, userId?: string | null): Promise<SavedSkill> {
+    const saved = await this.parts.store.skills.save({ id: document.id, name: document.name, description: document.description, document, note, ...(parentVersion === undefined ? {} : { parentVersion }), ...(userId === undefined ? {} : { userId }) });
     const stored = { ...document, id: saved.id };
     return { document: stored, version: saved.version, write_constants: this.writeConstants(stored) };
   }

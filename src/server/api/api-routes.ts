@@ -27,6 +27,9 @@ import {
 } from './api-schemas.js';
 import { accountRoutes } from './account-routes.js';
 import { ApiError, type ApiRoute, type RouteContext } from './api-route.js';
+import { newRecordOwner, ownedApprovals, requireOwnedConversation, requireOwnedRun } from './owned-records.js';
+import { marketplaceRoutes } from './marketplace-routes.js';
+import { skillRoutes } from './skill-routes.js';
 import { runEventStream } from './run-event-stream.js';
 
 export { ApiError, type ApiRoute, type RouteContext } from './api-route.js';
@@ -39,42 +42,6 @@ export function apiRunView(run: RunRecord): ApiRun {
 
 function apiConversationView(conversation: ConversationRecord): ApiConversation {
   return { conversation_id: conversation.id, title: conversation.title, created_at: conversation.createdAt };
-}
-
-/** A conversation of the caller's; others' are answered as missing. */
-async function requireConversation(context: RouteContext, id: string): Promise<ConversationRecord> {
-  const conversation = await context.runtime.store.conversations.get(id);
-  if (conversation === undefined || !context.owns(conversation.userId)) throw new NotFoundError('conversation', id, 'List conversations with GET /api/v1/conversations.');
-  return conversation;
-}
-
-/**
- * A run of the caller's, by id. The operator may name it by a unique prefix like the CLI; an account
- * names it whole, so a prefix cannot probe for other accounts' runs. Others' runs are answered as missing.
- */
-async function requireRun(context: RouteContext, id: string): Promise<RunRecord> {
-  const missing = () => new NotFoundError('run', id, 'List runs with GET /api/v1/runs.');
-  const run = await context.runtime.runs.get(id).catch((error: unknown) => {
-    if (context.principal?.via !== 'operator') throw missing();
-    throw error;
-  });
-  if (!context.owns(run.userId) || (context.principal?.via !== 'operator' && run.id !== id)) throw missing();
-  return run;
-}
-
-/** The approvals of runs the caller owns. */
-async function ownApprovals(context: RouteContext, approvals: readonly ApprovalRecord[]): Promise<ApprovalRecord[]> {
-  if (context.principal?.via === 'operator') return [...approvals];
-  const owned = new Map<string, boolean>();
-  for (const approval of approvals) {
-    if (!owned.has(approval.runId)) owned.set(approval.runId, await requireRun(context, approval.runId).then(() => true, () => false));
-  }
-  return approvals.filter((approval) => owned.get(approval.runId) === true);
-}
-
-/** The account new records of this request belong to: none for the operator. */
-function ownerOf(context: RouteContext): string | null {
-  return context.principal?.via === 'operator' ? null : (context.principal?.userId ?? null);
 }
 
 const eventsUrl = (runId: string) => `/api/v1/runs/${encodeURIComponent(runId)}/events`;
@@ -124,10 +91,10 @@ export const apiRoutes: readonly ApiRoute[] = [
       refuseWhileShuttingDown(context);
       const body = startRunRequestSchema.parse(context.body);
       const { runtime } = context;
-      if (body.conversation_id !== undefined) await requireConversation(context, body.conversation_id);
+      if (body.conversation_id !== undefined) await requireOwnedConversation(context, body.conversation_id);
       const { handle } = await startTask(runtime, {
         task: body.task,
-        userId: ownerOf(context),
+        userId: newRecordOwner(context),
         ...(body.model === undefined ? {} : { model: body.model }),
         ...(body.tools === undefined ? {} : { tools: body.tools }),
         ...(body.conversation_id === undefined ? {} : { conversationId: body.conversation_id }),
@@ -167,7 +134,7 @@ export const apiRoutes: readonly ApiRoute[] = [
     summary: 'One run.',
     access: 'runs:read',
     response: runSchema,
-    handle: async (context) => apiRunView(await requireRun(context, context.params['run_id']!)),
+    handle: async (context) => apiRunView(await requireOwnedRun(context, context.params['run_id']!)),
   },
   {
     method: 'post',
@@ -178,7 +145,7 @@ export const apiRoutes: readonly ApiRoute[] = [
     response: runSchema,
     async handle(context) {
       const { runtime } = context;
-      const run = await requireRun(context, context.params['run_id']!);
+      const run = await requireOwnedRun(context, context.params['run_id']!);
       const runId = run.id;
       const reason = cancelRunRequestSchema.parse(context.body ?? {}).reason ?? 'cancelled through the API';
       if (runtime.runs.cancelActive(runId, reason)) {
@@ -200,7 +167,7 @@ export const apiRoutes: readonly ApiRoute[] = [
     status: 202,
     async handle(context) {
       refuseWhileShuttingDown(context);
-      const run = await requireRun(context, context.params['run_id']!);
+      const run = await requireOwnedRun(context, context.params['run_id']!);
       const { handle } = await beginResume(context.runtime, run.id);
       handle.result.catch(() => undefined);
       return { run_id: handle.runId, events_url: eventsUrl(handle.runId) };
@@ -214,7 +181,7 @@ export const apiRoutes: readonly ApiRoute[] = [
     response: 'event-stream',
     async handle(context) {
       const { runtime, request, server } = context;
-      const run = await requireRun(context, context.params['run_id']!);
+      const run = await requireOwnedRun(context, context.params['run_id']!);
       return runEventStream(runtime, run.id, lastSeqOf(request), { signal: request.signal, shutdown: server.shutdownSignal });
     },
   },
@@ -225,7 +192,7 @@ export const apiRoutes: readonly ApiRoute[] = [
     access: 'runs:read',
     response: 'ndjson',
     async handle(context) {
-      const run = await requireRun(context, context.params['run_id']!);
+      const run = await requireOwnedRun(context, context.params['run_id']!);
       if (run.logFile === null) throw new NotFoundError('run log', run.id, 'This run was recorded before run logs were kept with their runs.');
       try {
         await stat(run.logFile);
@@ -255,7 +222,7 @@ export const apiRoutes: readonly ApiRoute[] = [
     async handle(context) {
       const { runtime } = context;
       const parsed = createConversationRequestSchema.parse(context.body ?? {});
-      return apiConversationView(await runtime.store.conversations.create({ title: parsed.title === undefined ? null : runtime.redactor.redactText(parsed.title), userId: ownerOf(context) }));
+      return apiConversationView(await runtime.store.conversations.create({ title: parsed.title === undefined ? null : runtime.redactor.redactText(parsed.title), userId: newRecordOwner(context) }));
     },
   },
   {
@@ -266,7 +233,7 @@ export const apiRoutes: readonly ApiRoute[] = [
     response: conversationDetailSchema,
     async handle(context) {
       const { runtime } = context;
-      const conversation = await requireConversation(context, context.params['conversation_id']!);
+      const conversation = await requireOwnedConversation(context, context.params['conversation_id']!);
       const messages = await runtime.store.conversations.listMessages(conversation.id);
       return {
         conversation: apiConversationView(conversation),
@@ -286,10 +253,10 @@ export const apiRoutes: readonly ApiRoute[] = [
       refuseWhileShuttingDown(context);
       const body = sendMessageRequestSchema.parse(context.body);
       const { runtime } = context;
-      const conversation = await requireConversation(context, context.params['conversation_id']!);
+      const conversation = await requireOwnedConversation(context, context.params['conversation_id']!);
       const { handle } = await startTask(runtime, {
         task: body.content,
-        userId: ownerOf(context),
+        userId: newRecordOwner(context),
         conversationId: conversation.id,
         ...(body.model === undefined ? {} : { model: body.model }),
         ...(body.tools === undefined ? {} : { tools: body.tools }),
@@ -305,7 +272,7 @@ export const apiRoutes: readonly ApiRoute[] = [
     summary: 'Calls waiting for an approval, oldest first.',
     access: 'runs:read',
     response: approvalListSchema,
-    handle: async (context) => ({ approvals: (await ownApprovals(context, await listApprovals(context.runtime))).map(approvalView) }),
+    handle: async (context) => ({ approvals: (await ownedApprovals(context, await listApprovals(context.runtime))).map(approvalView) }),
   },
   ...(['approve', 'deny'] as const).map(
     (verb): ApiRoute => ({
@@ -318,7 +285,7 @@ export const apiRoutes: readonly ApiRoute[] = [
       async handle(context) {
         const body = approvalAnswerRequestSchema.parse(context.body ?? {});
         if (verb === 'deny' && (body.reason === undefined || body.reason.trim() === '')) throw new ConfigurationError('reason', 'is required for a denial: the model is told why.');
-        const run = await requireRun(context, context.params['run_id']!);
+        const run = await requireOwnedRun(context, context.params['run_id']!);
         const answered = await answerApproval(context.runtime, {
           runId: run.id,
           callId: context.params['call_id']!,
@@ -332,6 +299,8 @@ export const apiRoutes: readonly ApiRoute[] = [
     }),
   ),
   ...accountRoutes,
+  ...skillRoutes,
+  ...marketplaceRoutes,
 ];
 
 /** Resolves once the run service no longer runs `runId` (its cancellation has ended it). */

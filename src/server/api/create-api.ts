@@ -39,8 +39,10 @@ function statusOf(error: unknown): number {
       case 'AuthenticationError':
         return 401;
       case 'AccountPermissionError':
+      case 'MarketplacePermissionError':
         return 403;
       case 'DuplicateRecordError':
+      case 'SkillConflictError':
       case 'RunNotResumableError':
       case 'ApprovalAnswerError':
       case 'RunStateError':

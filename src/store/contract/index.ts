@@ -3,6 +3,7 @@ import { describeAccountsContract } from './accounts-contract.js';
 import { describeConversationsContract } from './conversations-contract.js';
 import { describeDurabilityContract } from './durability-contract.js';
 import { describeEventsContract } from './events-contract.js';
+import { describeMarketplaceContract } from './marketplace-contract.js';
 import { describeMcpServersContract } from './mcp-servers-contract.js';
 import { describeModelCallsContract } from './model-calls-contract.js';
 import { describeRunStatesContract } from './run-states-contract.js';
@@ -52,6 +53,7 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
     describeStatsContract(context);
     describeRunStatesContract(context);
     describeAccountsContract(context);
+    describeMarketplaceContract(context);
     // Databases that vanish on close (memory) have nothing to reopen; durable ones must pass this.
     if (options.durable) describeDurabilityContract(context);
   });

@@ -1,0 +1,15 @@
+import { ForgeError } from '../core/index.js';
+
+/** A customer's inputs that do not fit a product's form. Names only the form's fields. */
+export class MarketplaceInputError extends ForgeError {
+  constructor(message: string, hint: string) {
+    super({ name: 'MarketplaceInputError', message, hint });
+  }
+}
+
+/** A marketplace act the caller may not do (package someone else's skill, change someone else's product). */
+export class MarketplacePermissionError extends ForgeError {
+  constructor(message: string, hint: string) {
+    super({ name: 'MarketplacePermissionError', message, hint });
+  }
+}

@@ -1,0 +1,40 @@
+import { NotFoundError, type ApprovalRecord, type ConversationRecord, type RunRecord } from '../../core/index.js';
+import type { RouteContext } from './api-route.js';
+
+/** The records a request may touch: the caller's own, by the rules of `RouteContext.owns`. */
+
+/** A conversation of the caller's; others' are answered as missing. */
+export async function requireOwnedConversation(context: RouteContext, id: string): Promise<ConversationRecord> {
+  const conversation = await context.runtime.store.conversations.get(id);
+  if (conversation === undefined || !context.owns(conversation.userId)) throw new NotFoundError('conversation', id, 'List conversations with GET /api/v1/conversations.');
+  return conversation;
+}
+
+/**
+ * A run of the caller's, by id. The operator may name it by a unique prefix like the CLI; an account
+ * names it whole, so a prefix cannot probe for other accounts' runs. Others' runs are answered as missing.
+ */
+export async function requireOwnedRun(context: RouteContext, id: string): Promise<RunRecord> {
+  const missing = () => new NotFoundError('run', id, 'List runs with GET /api/v1/runs.');
+  const run = await context.runtime.runs.get(id).catch((error: unknown) => {
+    if (context.principal?.via !== 'operator') throw missing();
+    throw error;
+  });
+  if (!context.owns(run.userId) || (context.principal?.via !== 'operator' && run.id !== id)) throw missing();
+  return run;
+}
+
+/** The approvals of runs the caller owns. */
+export async function ownedApprovals(context: RouteContext, approvals: readonly ApprovalRecord[]): Promise<ApprovalRecord[]> {
+  if (context.principal?.via === 'operator') return [...approvals];
+  const owned = new Map<string, boolean>();
+  for (const approval of approvals) {
+    if (!owned.has(approval.runId)) owned.set(approval.runId, await requireOwnedRun(context, approval.runId).then(() => true, () => false));
+  }
+  return approvals.filter((approval) => owned.get(approval.runId) === true);
+}
+
+/** The account new records of this request belong to: none for the operator. */
+export function newRecordOwner(context: RouteContext): string | null {
+  return context.principal?.via === 'operator' ? null : (context.principal?.userId ?? null);
+}

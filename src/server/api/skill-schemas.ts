@@ -1,0 +1,48 @@
+import { z } from 'zod';
+
+/** The skill routes' bodies (the owner's view: a seller sees their own skill's abstraction). */
+
+export const saveSkillRequestSchema = z
+  .object({
+    run_id: z.string().min(1).describe('A completed run of yours to abstract.'),
+    name: z.string().min(1).max(64).optional().describe('kebab-case; default derived from the task.'),
+    description: z.string().trim().min(1).max(2_000).optional(),
+  })
+  .strict();
+
+export const skillSummarySchema = z
+  .object({
+    skill: z.string(),
+    version: z.number().int().positive(),
+    description: z.string(),
+    status: z.enum(['active', 'stale']),
+    task_template: z.string(),
+    inputs: z.array(z.string()).describe('The variables a replay takes.'),
+    steps: z.number().int().nonnegative(),
+  })
+  .strict();
+
+export const savedSkillSchema = z
+  .object({
+    skill: skillSummarySchema,
+    write_constants: z.array(z.object({ name: z.string(), value: z.unknown() }).strict()).describe('Write arguments sent as recorded: a replay refuses until each is pinned.'),
+  })
+  .strict()
+  .describe('The saved skill with a preview of its abstraction.');
+
+export const skillListSchema = z.object({ skills: z.array(skillSummarySchema) }).strict();
+
+export const runSkillRequestSchema = z.object({ inputs: z.record(z.string(), z.unknown()).default({}), dry_run: z.boolean().optional() }).strict();
+
+export const skillReplaySchema = z
+  .object({
+    run_id: z.string(),
+    skill: z.string(),
+    status: z.string(),
+    mode: z.string(),
+    answer: z.string().nullable(),
+    llm_calls: z.number().int().nonnegative(),
+    cost_usd: z.number().nullable(),
+    error: z.object({ name: z.string(), message: z.string(), hint: z.string().optional() }).strict().nullable(),
+  })
+  .strict();
