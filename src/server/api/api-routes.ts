@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import { ConfigurationError, NotFoundError, type ApprovalRecord, type ConversationRecord, type RunRecord } from '../../core/index.js';
+import { ConfigurationError, NotFoundError, type ConversationRecord, type RunRecord } from '../../core/index.js';
 import { StoredApprovalGate, approvalView, runView } from '../../runs/index.js';
 import { answerApproval, beginResume, cancelWaitingRun, listApprovals, startTask, type ForgeRuntime } from '../../runtime/index.js';
 import { FORGE_VERSION } from '../../version.js';
