@@ -170,7 +170,8 @@ describe('the --json contract of every command', () => {
     await record('tools remove', ['tools', 'remove', 'count_links', '--json']);
     await record('tools import', ['tools', 'import', work('toolbox.json'), '--json']);
 
-    await record('mcp add', ['mcp', 'add', 'calc', mcpServer.url, '--json']);
+    // A header is sealed, so the installation gets its key file (rotated below by forge secret-key rotate).
+    await record('mcp add', ['mcp', 'add', 'calc', mcpServer.url, '--header', 'X-Contract=sealed-value-123', '--json']);
     await record('mcp list', ['mcp', 'list', '--json']);
     await record('mcp refresh', ['mcp', 'refresh', 'calc', '--json']);
     await record('mcp tools', ['mcp', 'tools', 'calc', '--json']);
@@ -219,6 +220,8 @@ describe('the --json contract of every command', () => {
     await record('api-keys list', ['api-keys', 'list', '--user', 'bob@example.com', '--json']);
     await record('api-keys revoke', ['api-keys', 'revoke', (key['api_key'] as { key_id: string }).key_id, '--user', 'bob@example.com', '--json']);
     await record('users remove', ['users', 'remove', 'bob@example.com', '--json']);
+    await record('secret-key status', ['secret-key', 'status', '--json']);
+    await record('secret-key rotate', ['secret-key', 'rotate', '--json']);
     // ada remains, so the serve below runs with accounts (its default once an account exists).
 
     await record('home', ['home', '--json']);

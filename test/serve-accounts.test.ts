@@ -274,6 +274,15 @@ describe('the HTTP API with accounts', () => {
       'POST /marketplace/products/:product/runs': { params: async () => ({ product: 'ada-product' }), body: { inputs: { key: 'forge' } }, touches: 'self' },
       'GET /marketplace/purchases/:purchase_id': { params: async () => ({ purchase_id: purchase.purchase_id }), touches: 'record' },
       'GET /marketplace/usage': { params: async () => ({}), touches: 'list' },
+      'GET /settings/provider-keys': { params: async () => ({}), touches: 'list' },
+      'POST /settings/provider-keys': { params: async () => ({}), body: { provider: 'openrouter', key: 'sk-or-matrix-12345678' }, touches: 'creates' },
+      'POST /settings/provider-keys/:provider/remove': {
+        params: async () => {
+          await runtime.providerKeys.set((await runtime.accounts.requireUser('ada@example.com')).id, 'anthropic', 'sk-ant-matrix-12345678');
+          return { provider: 'anthropic' };
+        },
+        touches: 'record',
+      },
       'POST /api-keys/:key_id/revoke': { params: async () => ({ key_id: (await ada.createApiKey({ name: 'matrix revoke', scopes: ['runs:read'] })).api_key.key_id }), touches: 'record' },
     };
     const keyOf = (route: ApiRoute): string => `${route.method.toUpperCase()} ${route.path}`;

@@ -5,3 +5,4 @@ export { ACCESS_TOKEN_SECONDS, csrfTokenFor, signAccessToken, verifyAccessToken 
 export { loadSessionKey } from './session-key.js';
 export { passwordSchema } from './password-hashing.js';
 export { apiKeyView, apiKeyViewSchema, userView, userViewSchema, type ApiKeyView, type UserView } from './account-views.js';
+export { ProviderKeyService, SecretKeyError } from './provider-key-service.js';

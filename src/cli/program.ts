@@ -15,6 +15,7 @@ import { registerInitCommand } from './commands/init-command.js';
 import { registerDoctorCommand } from './commands/doctor-command.js';
 import { registerUsersCommand } from './commands/users-command.js';
 import { registerApiKeysCommand } from './commands/api-keys-command.js';
+import { registerSecretKeyCommand } from './commands/secret-key-command.js';
 import { FORGE_VERSION } from '../version.js';
 import { commandKey } from './command-path.js';
 import { presentJsonAs } from './terminal-output.js';
@@ -62,6 +63,7 @@ shows each value and its source). The home is FORGE_HOME, else an existing ./.fo
   registerServeCommand(program);
   registerUsersCommand(program);
   registerApiKeysCommand(program);
+  registerSecretKeyCommand(program);
   registerStatsCommand(program);
   registerReplayCommand(program);
   registerDemoCommand(program);

@@ -1,7 +1,7 @@
 import { ConfigurationError } from '../core/index.js';
 
 /** The first line of stdin (a password piped in: `printf '%s' "$PW" | forge users add …`). */
-async function firstLineOfStdin(): Promise<string> {
+export async function firstLineOfStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   let length = 0;
   for await (const chunk of process.stdin as AsyncIterable<Buffer>) {

@@ -41,6 +41,7 @@ import {
   type SellerProduct,
 } from '../server/api/marketplace-schemas.js';
 import { savedSkillSchema, skillListSchema, skillReplaySchema } from '../server/api/skill-schemas.js';
+import { providerKeyListSchema } from '../server/api/provider-key-routes.js';
 import type { z } from 'zod';
 
 /** An API error as the server sent it (`{"error": {name, message, hint}}`), with its HTTP status. */
@@ -167,6 +168,14 @@ export class ForgeClient {
 
   usage(): Promise<CustomerUsage> {
     return this.call('GET', '/api/v1/marketplace/usage', customerUsageSchema);
+  }
+
+  setProviderKey(provider: string, key: string): Promise<z.infer<typeof providerKeyListSchema>['provider_keys'][number]> {
+    return this.call('POST', '/api/v1/settings/provider-keys', providerKeyListSchema.shape.provider_keys.element, { provider, key });
+  }
+
+  async listProviderKeys(): Promise<z.infer<typeof providerKeyListSchema>['provider_keys']> {
+    return (await this.call('GET', '/api/v1/settings/provider-keys', providerKeyListSchema)).provider_keys;
   }
 
   async revokeApiKey(keyId: string): Promise<ApiKeyView[]> {

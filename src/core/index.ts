@@ -21,6 +21,7 @@ export type * from './run-state-store.js';
 export type * from './approval-store.js';
 export type * from './account-store.js';
 export type * from './marketplace-store.js';
+export type * from './provider-key-store.js';
 export * from './run-state.js';
 export * from './principal.js';
 export type { AnyTool, InputDependentSideEffect, RiskLevel, SideEffect, Tool, ToolContext } from './tool.js';

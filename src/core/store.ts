@@ -1,5 +1,6 @@
 import type { AccountStore } from './account-store.js';
 import type { MarketplaceStore } from './marketplace-store.js';
+import type { ProviderKeyStore } from './provider-key-store.js';
 import type { ApprovalStore } from './approval-store.js';
 import type { ConversationStore } from './conversation-store.js';
 import type { EventStore } from './event-store.js';
@@ -44,5 +45,7 @@ export interface Store {
   readonly accounts: AccountStore;
   /** Skills packaged as products, and the ledger of their customer runs. */
   readonly marketplace: MarketplaceStore;
+  /** Accounts' model provider keys, sealed at rest. */
+  readonly providerKeys: ProviderKeyStore;
   close(): Promise<void>;
 }

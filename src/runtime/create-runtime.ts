@@ -1,4 +1,4 @@
-import { AccountService, ApiKeyService, loadSessionKey } from '../accounts/index.js';
+import { AccountService, ApiKeyService, ProviderKeyService, loadSessionKey } from '../accounts/index.js';
 import { MarketplaceService } from '../marketplace/index.js';
 import { runSkill } from './skill-runs.js';
 import { hostname } from 'node:os';
@@ -57,6 +57,8 @@ export interface ForgeRuntime {
   readonly accounts: AccountService;
   /** Accounts' service keys (`forge api-keys`, `X-API-Key`). */
   readonly apiKeys: ApiKeyService;
+  /** Accounts' model provider keys, sealed at rest; their runs' credentials. */
+  readonly providerKeys: ProviderKeyService;
   /** Skills packaged as products for customers, and the ledger of their runs. */
   readonly marketplace: MarketplaceService;
   /** Closes the queue (its active jobs settle first), ends MCP sessions (their tools leave the catalog), then closes the store. */
@@ -126,11 +128,12 @@ export async function createRuntime(parts: RuntimeParts = {}): Promise<ForgeRunt
     await queue.close();
     throw error;
   }));
+  const secrets = installationSecretBox({ secretKey: config.secretKey, home: config.home });
   const mcp = new McpConnectionManager({
     store: store.mcpServers,
     registry,
     redactor,
-    secrets: installationSecretBox({ secretKey: config.secretKey, home: config.home }),
+    secrets,
     fetch: createGuardedStreamFetch(destinations),
     // The local opt-in for stdio servers is explicit: --allow-stdio when adding one (remembered for it), or FORGE_MCP_ALLOW_STDIO=1.
     stdio: parts.mcp?.stdio ?? (config.mcpAllowStdio ? 'allow' : 'remembered'),
@@ -177,6 +180,7 @@ export async function createRuntime(parts: RuntimeParts = {}): Promise<ForgeRunt
       stats: new StatsService(store, config.databaseUrl),
       accounts: new AccountService({ store: store.accounts, sessionKey: once(() => loadSessionKey({ sessionKey: config.env['FORGE_SESSION_KEY'], home: config.home })) }),
       apiKeys: new ApiKeyService(store.accounts),
+      providerKeys: new ProviderKeyService(store.providerKeys, secrets),
       // A customer run replays the pinned version as a run of the seller's, like any skill run.
       marketplace: new MarketplaceService({ store, skills, replay: (options) => runSkill(runtime, options) }),
       close,

@@ -5,6 +5,7 @@ import type { ConvergeRunResult } from '../synthesis/converge/index.js';
 import { loadConfig, type Environment } from './config.js';
 import { toLoopMessage } from './conversation-messages.js';
 import { createRuntime, type ForgeRuntime, type RuntimeParts } from './create-runtime.js';
+import { runCredentials } from './run-credentials.js';
 import { resolveRuntimeModel } from './runtime-model.js';
 import { executeTaskLoop } from './task-loop.js';
 import type { RunHandle } from '../runs/index.js';
@@ -74,7 +75,10 @@ export async function runTask(runtime: ForgeRuntime, options: RunTaskOptions): P
  */
 export async function startTask(runtime: ForgeRuntime, options: RunTaskOptions): Promise<{ handle: RunHandle<AgentRunResult | ConvergeRunResult>; conversationId: string }> {
   const { store, config } = runtime;
-  const model = typeof options.model === 'object' ? options.model : await resolveRuntimeModel(runtime, options.model, options.model === undefined ? 'FORGE_MODEL' : '--model');
+  const model =
+    typeof options.model === 'object'
+      ? options.model
+      : await resolveRuntimeModel({ config: runtime.config, credentials: runCredentials(runtime, options.userId) }, options.model, options.model === undefined ? 'FORGE_MODEL' : '--model');
   // A tool list naming what does not exist is a usage error, not a failed run; the loop takes the set itself when it starts.
   if (options.tools !== undefined) runtime.registry.snapshot(options.tools);
   const conversation =

@@ -10,3 +10,4 @@ export { callTool, type CallToolOptions, type ToolCallResult } from './tool-call
 export { beginResume, resumeTask, type ResumeTaskOptions } from './resume-task.js';
 export { ApprovalAnswerError, answerApproval, cancelWaitingRun, expireWaitingRuns, listApprovals, waitAndResume, type AnswerApprovalOptions, type AnswerApprovalResult } from './approval-answers.js';
 export { runDoctor, type DoctorCheck, type DoctorCheckName, type DoctorParts } from './doctor.js';
+export { rotateSecretKey, secretKeyStatus, type SecretKeyRotation, type SecretKeyStatus } from './secret-key-rotation.js';

@@ -14,6 +14,7 @@ import {
 } from '../skills/index.js';
 import type { ForgeRuntime } from './create-runtime.js';
 import { runTask, type RunTaskOptions, type RunTaskResult } from './forge-runtime.js';
+import { runCredentials } from './run-credentials.js';
 import { resolveRuntimeModel } from './runtime-model.js';
 
 export interface RunSkillOptions {
@@ -50,7 +51,9 @@ export interface RunSkillResult extends SkillReplayResult {
   readonly extraction: InputExtraction | null;
 }
 
-async function optionalModel(runtime: ForgeRuntime, explicit: string | ResolvedModel | undefined): Promise<ResolvedModel | undefined> {
+type ModelSource = Pick<ForgeRuntime, 'config' | 'credentials'>;
+
+async function optionalModel(runtime: ModelSource, explicit: string | ResolvedModel | undefined): Promise<ResolvedModel | undefined> {
   if (typeof explicit === 'object') return explicit;
   try {
     return await resolveRuntimeModel(runtime, explicit, explicit === undefined ? 'FORGE_MODEL' : '--model');
@@ -60,7 +63,7 @@ async function optionalModel(runtime: ForgeRuntime, explicit: string | ResolvedM
   }
 }
 
-async function rescueModelFor(runtime: ForgeRuntime, options: Pick<RunSkillOptions, 'rescueModel'>, runModel: ResolvedModel | undefined): Promise<ResolvedModel | undefined> {
+async function rescueModelFor(runtime: ModelSource, options: Pick<RunSkillOptions, 'rescueModel'>, runModel: ResolvedModel | undefined): Promise<ResolvedModel | undefined> {
   if (options.rescueModel !== undefined) return options.rescueModel;
   const rescueSlug = runtime.config.env['FORGE_RESCUE_MODEL']?.trim();
   return rescueSlug !== undefined && rescueSlug !== '' ? resolveRuntimeModel(runtime, rescueSlug, 'FORGE_RESCUE_MODEL') : runModel;
@@ -76,10 +79,12 @@ export async function runSkill(runtime: ForgeRuntime, options: RunSkillOptions):
   const loaded = typeof options.skill === 'string' ? await runtime.skills.load(options.skill) : undefined;
   const document = loaded?.document ?? (options.skill as SkillDocument);
   if (options.extractFrom === undefined) validateSkillInputs(document, options.inputs);
-  const runModel = await optionalModel(runtime, options.model);
-  const rescueModel = await rescueModelFor(runtime, options, runModel);
+  // An account's replay uses the account's provider keys (see runCredentials).
+  const models: ModelSource = { config: runtime.config, credentials: runCredentials(runtime, options.userId) };
+  const runModel = await optionalModel(models, options.model);
+  const rescueModel = await rescueModelFor(models, options, runModel);
   // A summary needs a model: resolving one again reports why there is none.
-  if (options.summarize === true && runModel === undefined) await resolveRuntimeModel(runtime, undefined, 'FORGE_MODEL');
+  if (options.summarize === true && runModel === undefined) await resolveRuntimeModel(models, undefined, 'FORGE_MODEL');
 
   let extraction: InputExtraction | null = null;
   const handle = runtime.runs.start({

@@ -3,4 +3,4 @@ export { databaseUrlFromEnv } from './database-url-from-env.js';
 export { LibsqlStore } from './libsql/index.js';
 export { DuplicateRecordError } from './duplicate-record-error.js';
 export { SchemaVersionError } from './migrations/index.js';
-export { SecretBoxError, createSecretBox, installationSecretBox, type SecretBox } from './secret-box.js';
+export { SecretBoxError, createSecretBox, installationSecretBox, newSecretKey, sealedKeyId, secretBoxFromText, secretKeyFile, secretKeyId, secretKeySource, type SecretBox } from './secret-box.js';

@@ -5,12 +5,25 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../core/index.js';
-import { SecretBoxError, createSecretBox, installationSecretBox } from './secret-box.js';
+import { SecretBoxError, createSecretBox, installationSecretBox, sealedKeyId, secretKeyId } from './secret-box.js';
 
 describe('secret box', () => {
   const folders: string[] = [];
   afterEach(async () => {
     await Promise.all(folders.splice(0).map((folder) => rm(folder, { recursive: true, force: true })));
+  });
+
+  it('names the key that sealed a secret by id, and still opens the older format without one', () => {
+    const key = randomBytes(32);
+    const box = createSecretBox(key);
+    const sealed = box.seal('token');
+    expect(sealedKeyId(sealed)).toBe(secretKeyId(key));
+    const other = createSecretBox(randomBytes(32));
+    expect(() => other.open(sealed)).toThrow(`A stored secret was sealed with key ${box.keyId()}, and the current key is ${other.keyId()}.`);
+    // v1: the same layout without the key id.
+    const [, , nonce, ciphertext, tag] = sealed.split('.');
+    expect(box.open(['v1', nonce, ciphertext, tag].join('.'))).toBe('token');
+    expect(sealedKeyId(['v1', nonce, ciphertext, tag].join('.'))).toBeNull();
   });
 
   it('seals to text that hides the secret, differs every time, and opens back', () => {
@@ -19,7 +32,7 @@ describe('secret box', () => {
     const first = box.seal('Bearer s3cret-töken');
     const second = box.seal('Bearer s3cret-töken');
 
-    expect(first).toMatch(/^v1\.[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(first).toMatch(new RegExp(`^v2\\.${box.keyId()}\\.[\\w-]+\\.[\\w-]+\\.[\\w-]+$`));
     expect(first).not.toContain('s3cret');
     expect(first).not.toBe(second);
     expect(box.open(first)).toBe('Bearer s3cret-töken');

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ConfigurationError, ForgeError } from '../core/index.js';
@@ -6,10 +6,14 @@ import { ConfigurationError, ForgeError } from '../core/index.js';
 /**
  * Seals small secrets (MCP header values, later provider keys) for storage at rest with AES-256-GCM:
  * a fresh 12-byte nonce per seal, and the GCM tag so that a changed or foreign ciphertext is refused
- * rather than opened to garbage. Sealed text is `v1.<nonce>.<ciphertext>.<tag>` in base64url.
+ * rather than opened to garbage. Sealed text is `v2.<key id>.<nonce>.<ciphertext>.<tag>` in base64url
+ * (`v1.<nonce>.<ciphertext>.<tag>`, without the key id, still opens). The key id is the first 8 hex
+ * digits of the key's sha256: it names which key sealed a secret without revealing the key.
  */
 export interface SecretBox {
   seal(plaintext: string): string;
+  /** The id of the key this box seals with. */
+  keyId(): string;
   /** Throws `SecretBoxError` when the text was sealed with another key or altered. */
   open(sealed: string): string;
 }
@@ -27,21 +31,40 @@ export class SecretBoxError extends ForgeError {
 
 const keyBytes = 32;
 const nonceBytes = 12;
-const version = 'v1';
+const version = 'v2';
+
+/** The id of a key: the first 8 hex digits of its sha256. */
+export function secretKeyId(key: Buffer): string {
+  return createHash('sha256').update(key).digest('hex').slice(0, 8);
+}
+
+/** The key id a sealed text names; null for the older format without one. */
+export function sealedKeyId(sealed: string): string | null {
+  const [sealedVersion, keyId] = sealed.split('.');
+  return sealedVersion === 'v2' && keyId !== undefined ? keyId : null;
+}
 
 /** A secret box over a 32-byte key. */
 export function createSecretBox(key: Buffer): SecretBox {
   if (key.length !== keyBytes) throw new ConfigurationError('FORGE_SECRET_KEY', `must be ${keyBytes} bytes, got ${key.length}.`);
+  const id = secretKeyId(key);
   return {
+    keyId: () => id,
     seal(plaintext) {
       const nonce = randomBytes(nonceBytes);
       const cipher = createCipheriv('aes-256-gcm', key, nonce);
       const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-      return [version, nonce, ciphertext, cipher.getAuthTag()].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('.');
+      return [version, id, ...[nonce, ciphertext, cipher.getAuthTag()].map((part) => part.toString('base64url'))].join('.');
     },
     open(sealed) {
-      const [sealedVersion, nonce, ciphertext, tag, ...rest] = sealed.split('.');
-      if (sealedVersion !== version || nonce === undefined || ciphertext === undefined || tag === undefined || rest.length > 0) {
+      const parts = sealed.split('.');
+      if (parts[0] === 'v2') {
+        if (parts.length !== 5) throw new SecretBoxError('The stored secret is not in the sealed format this Forge writes.');
+        if (parts[1] !== id) throw new SecretBoxError(`A stored secret was sealed with key ${parts[1]}, and the current key is ${id}.`);
+        parts.splice(0, 2, 'v1');
+      }
+      const [sealedVersion, nonce, ciphertext, tag, ...rest] = parts;
+      if (sealedVersion !== 'v1' || nonce === undefined || ciphertext === undefined || tag === undefined || rest.length > 0) {
         throw new SecretBoxError('The stored secret is not in the sealed format this Forge writes.');
       }
       try {
@@ -65,7 +88,32 @@ export function createSecretBox(key: Buffer): SecretBox {
 export function installationSecretBox(options: { secretKey: string | undefined; home: string }): SecretBox {
   let box: SecretBox | undefined;
   const current = (): SecretBox => (box ??= createSecretBox(installationKey(options)));
-  return { seal: (plaintext) => current().seal(plaintext), open: (sealed) => current().open(sealed) };
+  return { seal: (plaintext) => current().seal(plaintext), open: (sealed) => current().open(sealed), keyId: () => current().keyId() };
+}
+
+/** The key file of an installation: `FORGE_HOME/secret.key`. */
+export function secretKeyFile(home: string): string {
+  return join(home, 'secret.key');
+}
+
+/** A fresh secret key as 64 hex digits, and its box. */
+export function newSecretKey(): { text: string; box: SecretBox } {
+  const key = randomBytes(keyBytes);
+  return { text: key.toString('hex'), box: createSecretBox(key) };
+}
+
+/** The box of a key written as text (64 hex digits or base64); `ConfigurationError` for anything else. */
+export function secretBoxFromText(text: string): SecretBox {
+  return createSecretBox(keyFromText(text.trim()));
+}
+
+/**
+ * Where the installation's secret key is, without making one: `FORGE_SECRET_KEY`, the key file, or
+ * nowhere yet (the first seal generates the file).
+ */
+export function secretKeySource(options: { secretKey: string | undefined; home: string }): 'environment' | 'file' | 'missing' {
+  if (options.secretKey !== undefined && options.secretKey.trim() !== '') return 'environment';
+  return existsSync(join(options.home, 'secret.key')) ? 'file' : 'missing';
 }
 
 function installationKey(options: { secretKey: string | undefined; home: string }): Buffer {

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { apiKeysCreateOutputSchema, apiKeysListOutputSchema, apiKeysRevokeOutputSchema, usersAddOutputSchema, usersListOutputSchema, usersRemoveOutputSchema } from './account-outputs.js';
+import { apiKeysCreateOutputSchema, apiKeysListOutputSchema, apiKeysRevokeOutputSchema, secretKeyRotateOutputSchema, secretKeyStatusOutputSchema, usersAddOutputSchema, usersListOutputSchema, usersRemoveOutputSchema } from './account-outputs.js';
 import { demoOutputSchema } from './demo-outputs.js';
 import { configGetOutputSchema, configListOutputSchema, configSetOutputSchema, configUnsetOutputSchema, doctorOutputSchema, homeOutputSchema, initOutputSchema, runsDeleteOutputSchema, serveOutputSchema, skillRemoveOutputSchema, skillRenameOutputSchema } from './home-outputs.js';
 import { mcpListOutputSchema, mcpRemoveOutputSchema, mcpServeOutputSchema, mcpServerOutputSchema, mcpToolsOutputSchema } from './mcp-outputs.js';
@@ -57,6 +57,8 @@ export const commandOutputs: Readonly<Record<string, z.ZodType>> = {
   'api-keys create': apiKeysCreateOutputSchema,
   'api-keys list': apiKeysListOutputSchema,
   'api-keys revoke': apiKeysRevokeOutputSchema,
+  'secret-key status': secretKeyStatusOutputSchema,
+  'secret-key rotate': secretKeyRotateOutputSchema,
   home: homeOutputSchema,
   'config list': configListOutputSchema,
   'config get': configGetOutputSchema,

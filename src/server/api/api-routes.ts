@@ -29,6 +29,7 @@ import { accountRoutes } from './account-routes.js';
 import { ApiError, type ApiRoute, type RouteContext } from './api-route.js';
 import { newRecordOwner, ownedApprovals, requireOwnedConversation, requireOwnedRun } from './owned-records.js';
 import { marketplaceRoutes } from './marketplace-routes.js';
+import { providerKeyRoutes } from './provider-key-routes.js';
 import { skillRoutes } from './skill-routes.js';
 import { runEventStream } from './run-event-stream.js';
 
@@ -301,6 +302,7 @@ export const apiRoutes: readonly ApiRoute[] = [
   ...accountRoutes,
   ...skillRoutes,
   ...marketplaceRoutes,
+  ...providerKeyRoutes,
 ];
 
 /** Resolves once the run service no longer runs `runId` (its cancellation has ended it). */

@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { getRequestListener } from '@hono/node-server';
 import type { ForgeRuntime } from '../../runtime/index.js';
 import { ConfigurationError } from '../../core/index.js';
+import { secretKeySource } from '../../store/index.js';
 import { FORGE_VERSION } from '../../version.js';
 import { listenHttp, type HttpListener } from '../http/index.js';
 import { accountAuthenticator, operatorAuthenticator } from './authenticator.js';
@@ -49,6 +50,8 @@ export async function serveApi(runtime: ForgeRuntime, options: ApiServerOptions 
   setMaxListeners(0, shutdown.signal);
   const auth: AuthMode = options.auth ?? (options.token === undefined ? 'none' : 'password');
   if (auth === 'password' && options.token === undefined) throw new ConfigurationError('FORGE_ADMIN_PASSWORD', 'is needed for --auth password: clients send it as a bearer token.', 'Set FORGE_ADMIN_PASSWORD (at least 16 characters), or use --auth accounts.');
+  // Sealed keys that the configured secret key cannot open: refuse now, naming which, not at a run's first model call.
+  await runtime.providerKeys.checkSecretKey(secretKeySource({ secretKey: runtime.config.secretKey, home: runtime.config.home }));
   if (auth === 'accounts' && !(await runtime.accounts.hasUsers())) throw new ConfigurationError('--auth', 'accounts needs an account to sign in with, and there is none.', 'Add one first: forge users add <email> --admin');
   const state = {
     get shuttingDown() {

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { CREDENTIAL_PROVIDERS, NotFoundError, type ProviderKeyRecord } from '../../core/index.js';
+import { ApiError, type ApiRoute, type RouteContext } from './api-route.js';
+
+const providerKeySchema = z
+  .object({ provider: z.enum(CREDENTIAL_PROVIDERS), last4: z.string().describe('The last 4 characters: all of a key that is ever shown again.'), created_at: z.string(), updated_at: z.string() })
+  .strict();
+
+export const providerKeyListSchema = z.object({ provider_keys: z.array(providerKeySchema) }).strict();
+export const providerKeyRequestSchema = z.object({ provider: z.enum(CREDENTIAL_PROVIDERS), key: z.string().min(1).max(500) }).strict();
+
+function view(record: ProviderKeyRecord): z.infer<typeof providerKeySchema> {
+  return { provider: record.provider, last4: record.last4, created_at: record.createdAt, updated_at: record.updatedAt };
+}
+
+/** Provider keys are an account's; a server without accounts uses its environment's. */
+function accountOf(context: RouteContext): string {
+  const userId = context.principal?.userId;
+  if (context.server.auth !== 'accounts' || userId === undefined || userId === null) {
+    throw new ApiError(404, 'AccountsNotEnabled', 'Provider keys are kept per account; this server runs without accounts and uses its environment\'s keys.', 'Set OPENAI_API_KEY (or another vendor\'s) where the server runs, or use --auth accounts.');
+  }
+  return userId;
+}
+
+/** An account's model provider keys: sealed at rest, used by its runs, never shown again. */
+export const providerKeyRoutes: readonly ApiRoute[] = [
+  {
+    method: 'get',
+    path: '/settings/provider-keys',
+    summary: 'Your stored model provider keys (only their last 4 characters).',
+    access: 'settings:read',
+    response: providerKeyListSchema,
+    handle: async (context) => ({ provider_keys: (await context.runtime.providerKeys.list(accountOf(context))).map(view) }),
+  },
+  {
+    method: 'post',
+    path: '/settings/provider-keys',
+    summary: 'Store (or replace) your key for a provider, sealed with AES-256-GCM; your runs use it instead of the server\'s.',
+    access: 'settings:write',
+    body: providerKeyRequestSchema,
+    response: providerKeySchema,
+    status: 201,
+    async handle(context) {
+      const body = providerKeyRequestSchema.parse(context.body);
+      return view(await context.runtime.providerKeys.set(accountOf(context), body.provider, body.key));
+    },
+  },
+  {
+    method: 'post',
+    path: '/settings/provider-keys/:provider/remove',
+    summary: 'Remove your key for a provider; your runs go back to the server\'s.',
+    access: 'settings:write',
+    response: providerKeyListSchema,
+    async handle(context) {
+      const userId = accountOf(context);
+      const provider = context.params['provider']!;
+      if (!(await context.runtime.providerKeys.remove(userId, provider))) throw new NotFoundError('provider key', provider, 'List yours with GET /api/v1/settings/provider-keys.');
+      return { provider_keys: (await context.runtime.providerKeys.list(userId)).map(view) };
+    },
+  },
+];
