@@ -187,6 +187,16 @@ describe('the HTTP API with accounts', () => {
     expect((await bob.listRuns({ limit: 200 })).runs.map((run) => run.run_id)).not.toContain(cliRun.run_id);
     // Nor can a prefix probe for it.
     expect(await bob.getRun(cliRun.run_id.slice(0, 6)).catch((error: unknown) => error)).toMatchObject({ status: 404 });
+    // Usage sums one's own runs only; a direct tool call is a run of the caller's.
+    const call = await fetch(`${origin}/api/v1/tools/lookup/call`, { method: 'POST', headers: { authorization: `Bearer ${bobToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ input: { key: 'bob' } }) });
+    const called = (await call.json()) as { run_id: string; status: string; output: string };
+    expect(called).toMatchObject({ status: 'completed' });
+    expect(called.output).toContain('fact about bob');
+    expect((await runtime.store.runs.get(called.run_id))?.userId).toBe((await runtime.accounts.requireUser('bob@example.com')).id);
+    const usageOf = async (token: string) => (await (await fetch(`${origin}/api/v1/usage`, { headers: { authorization: `Bearer ${token}` } })).json()) as { runs: number };
+    expect((await usageOf(bobToken)).runs).toBe((await bob.listRuns({ limit: 200 })).runs.length);
+    expect((await usageOf(adaToken)).runs).toBe((await ada.listRuns({ limit: 200 })).runs.length);
+    expect((await usageOf(adaToken)).runs).toBeGreaterThan(0);
   });
 
   it('approvals: another account can neither see nor answer a waiting call; the owner approves and the tool runs once', async () => {
@@ -283,6 +293,9 @@ describe('the HTTP API with accounts', () => {
         },
         touches: 'record',
       },
+      'GET /tools': { params: async () => ({}), touches: 'self' },
+      'POST /tools/:tool/call': { params: async () => ({ tool: 'lookup' }), body: { input: { key: 'matrix' } }, touches: 'creates' },
+      'GET /usage': { params: async () => ({}), touches: 'self' },
       'POST /api-keys/:key_id/revoke': { params: async () => ({ key_id: (await ada.createApiKey({ name: 'matrix revoke', scopes: ['runs:read'] })).api_key.key_id }), touches: 'record' },
     };
     const keyOf = (route: ApiRoute): string => `${route.method.toUpperCase()} ${route.path}`;

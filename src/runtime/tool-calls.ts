@@ -7,6 +7,8 @@ export interface CallToolOptions {
   readonly name: string;
   readonly input: unknown;
   readonly signal?: AbortSignal;
+  /** The account the call's run belongs to; none for the CLI's. */
+  readonly userId?: string | null;
 }
 
 /** A direct tool call: the dispatch outcome, and the one-step run that recorded it. */
@@ -27,6 +29,7 @@ export async function callTool(runtime: ForgeRuntime, options: CallToolOptions):
     kind: 'tool-call',
     task: `tool ${options.name}`,
     model: 'none',
+    userId: options.userId ?? null,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     execute: async ({ runId, emitter, meter, signal, logFile }) => {
       const started = performance.now();

@@ -31,6 +31,8 @@ import { newRecordOwner, ownedApprovals, requireOwnedConversation, requireOwnedR
 import { marketplaceRoutes } from './marketplace-routes.js';
 import { providerKeyRoutes } from './provider-key-routes.js';
 import { skillRoutes } from './skill-routes.js';
+import { toolRoutes } from './tool-routes.js';
+import { usageRoutes } from './usage-routes.js';
 import { runEventStream } from './run-event-stream.js';
 
 export { ApiError, type ApiRoute, type RouteContext } from './api-route.js';
@@ -303,6 +305,8 @@ export const apiRoutes: readonly ApiRoute[] = [
   ...skillRoutes,
   ...marketplaceRoutes,
   ...providerKeyRoutes,
+  ...toolRoutes,
+  ...usageRoutes,
 ];
 
 /** Resolves once the run service no longer runs `runId` (its cancellation has ended it). */
