@@ -244,6 +244,7 @@ describe('the HTTP API with accounts', () => {
     await ada.readEvents(toolRun.run_id);
     await settled(toolRun.run_id);
     const skill = (await ada.saveSkill({ run_id: toolRun.run_id, name: 'ada-lookup' })).skill.skill;
+    const adaDocument = ((await (await fetch(`${origin}/api/v1/skills/${skill}`, { headers: { authorization: `Bearer ${adaToken}` } })).json()) as { document: Record<string, unknown> }).document;
     const product = { skill, description: 'Looks things up.', price_minor: 0, currency: 'EUR' };
     await ada.publishProduct({ ...product, name: 'ada-product' });
     const purchase = await ada.runProduct('ada-product', { key: 'forge' });
@@ -276,6 +277,10 @@ describe('the HTTP API with accounts', () => {
       'POST /api-keys': { params: async () => ({}), body: { name: 'matrix', scopes: ['runs:read'] }, touches: 'creates', sessionOnly: true },
       'POST /skills': { params: async () => ({}), body: { run_id: toolRun.run_id, name: 'matrix-skill' }, touches: 'record' },
       'GET /skills': { params: async () => ({}), touches: 'list' },
+      'GET /skills/:skill': { params: async () => ({ skill }), touches: 'record' },
+      'GET /skills/:skill/versions': { params: async () => ({ skill }), touches: 'record' },
+      'POST /skills/:skill/test': { params: async () => ({ skill }), touches: 'record' },
+      'POST /skills/import': { params: async () => ({}), body: { document: { ...adaDocument, name: 'matrix-import' } }, touches: 'creates' },
       'POST /skills/:skill/run': { params: async () => ({ skill }), body: { inputs: { key: 'forge' } }, touches: 'record' },
       'POST /marketplace/products': { params: async () => ({}), body: { ...product, name: 'matrix-product' }, touches: 'record' },
       'POST /marketplace/products/:product/unpublish': { params: async () => ({ product: (await ada.publishProduct({ ...product, name: `matrix-unpublish-${Math.random().toString(36).slice(2, 8)}` })).product }), touches: 'record' },

@@ -103,8 +103,14 @@ describe('the skill marketplace over the API', () => {
     expect(replayed.answer).toContain('W1000001');
     expect(mock.getRequests().length).toBe(callsBefore);
     expect((await seller.listSkills()).map((skill) => skill.skill)).toEqual(['order-status']);
-    // The customer has no skills and cannot replay the seller's.
+    // The customer has no skills and cannot replay the seller's, read it, or version onto its name.
     expect(await customer.listSkills()).toEqual([]);
+    expect(await customer.getSkill('order-status').catch((error: unknown) => error)).toMatchObject({ status: 404 });
+    const { document } = await seller.getSkill('order-status');
+    expect(await customer.importSkill({ ...document, description: 'hijacked' }).catch((error: unknown) => error)).toMatchObject({ status: 409, code: 'SkillConflictError' });
+    expect((await seller.getSkill('order-status')).skill).toMatchObject({ version: 1, description: saved.skill.description });
+    expect((await customer.importSkill({ ...document, name: 'my-copy' })).skill).toMatchObject({ skill: 'my-copy', version: 1 });
+    expect((await customer.listSkills()).map((skill) => skill.skill)).toEqual(['my-copy']);
     expect(await customer.runSkill('order-status', { order_id: 'W1' }).catch((error: unknown) => error)).toMatchObject({ status: 404 });
 
     // Packaged and published; a second version republished moves the pin.

@@ -40,7 +40,7 @@ import {
   type CustomerUsage,
   type SellerProduct,
 } from '../server/api/marketplace-schemas.js';
-import { savedSkillSchema, skillListSchema, skillReplaySchema } from '../server/api/skill-schemas.js';
+import { savedSkillSchema, skillDetailSchema, skillListSchema, skillReplaySchema } from '../server/api/skill-schemas.js';
 import { providerKeyListSchema } from '../server/api/provider-key-routes.js';
 import type { z } from 'zod';
 
@@ -136,6 +136,14 @@ export class ForgeClient {
 
   async listSkills(): Promise<z.infer<typeof skillListSchema>['skills']> {
     return (await this.call('GET', '/api/v1/skills', skillListSchema)).skills;
+  }
+
+  getSkill(skill: string): Promise<z.infer<typeof skillDetailSchema>> {
+    return this.call('GET', `/api/v1/skills/${encodeURIComponent(skill)}`, skillDetailSchema);
+  }
+
+  importSkill(document: Record<string, unknown>): Promise<z.infer<typeof savedSkillSchema>> {
+    return this.call('POST', '/api/v1/skills/import', savedSkillSchema, { document });
   }
 
   runSkill(skill: string, inputs: Record<string, unknown>, options: { dry_run?: boolean } = {}): Promise<z.infer<typeof skillReplaySchema>> {

@@ -218,11 +218,11 @@ export class SkillService {
    * Stores an imported skill document (any known format version) as a new version under its name. A
    * document whose id another stored skill already has (a copy renamed by hand) gets an id of its own.
    */
-  async import(value: unknown): Promise<SavedSkill> {
+  async import(value: unknown, options: { userId?: string | null } = {}): Promise<SavedSkill> {
     const document = parseSkillDocument(value);
     const holder = await this.parts.store.skills.get(document.id);
     const id = holder !== undefined && holder.name !== document.name ? randomBytes(6).toString('hex') : document.id;
-    return this.save({ ...document, id }, 'imported');
+    return this.save({ ...document, id }, 'imported', undefined, options.userId);
   }
 
   /** Pins arguments as constants (`steps[2].subject`): a new version; the write gate then lets them through. */

@@ -1,9 +1,20 @@
 import { NotFoundError, type SkillRecord } from '../../core/index.js';
+import { parseSkillDocument, SkillConflictError } from '../../skills/index.js';
 import { runSkill } from '../../runtime/index.js';
 import type { SkillDocument } from '../../skills/index.js';
 import type { ApiRoute, RouteContext } from './api-route.js';
 import { newRecordOwner, requireOwnedRun } from './owned-records.js';
-import { runSkillRequestSchema, saveSkillRequestSchema, savedSkillSchema, skillListSchema, skillReplaySchema } from './skill-schemas.js';
+import {
+  importSkillRequestSchema,
+  runSkillRequestSchema,
+  saveSkillRequestSchema,
+  savedSkillSchema,
+  skillDetailSchema,
+  skillListSchema,
+  skillReplaySchema,
+  skillTestSchema,
+  skillVersionListSchema,
+} from './skill-schemas.js';
 
 function skillSummary(record: Pick<SkillRecord, 'version' | 'status'>, document: SkillDocument) {
   return {
@@ -82,6 +93,59 @@ export const skillRoutes: readonly ApiRoute[] = [
         cost_usd: result.cost_usd,
         error: result.error === null ? null : { name: result.error.name, message: result.error.message, ...(result.error.hint === undefined ? {} : { hint: result.error.hint }) },
       };
+    },
+  },
+  {
+    method: 'get',
+    path: '/skills/:skill',
+    summary: 'One of your skills (name or name@version) with its whole document: what export writes.',
+    access: 'skills:read',
+    response: skillDetailSchema,
+    async handle(context) {
+      const { record, document } = await requireOwnedSkill(context, context.params['skill']!);
+      return { skill: skillSummary(record, document), document: document as unknown as Record<string, unknown> };
+    },
+  },
+  {
+    method: 'get',
+    path: '/skills/:skill/versions',
+    summary: 'Your skill\'s versions with their lineage, oldest first.',
+    access: 'skills:read',
+    response: skillVersionListSchema,
+    async handle(context) {
+      const { record } = await requireOwnedSkill(context, context.params['skill']!);
+      const versions = await context.runtime.store.skills.versions(record.id);
+      return { skill: record.name, current_version: record.currentVersion, versions: versions.map((version) => ({ version: version.version, note: version.note, parent_version: version.parentVersion, created_at: version.createdAt })) };
+    },
+  },
+  {
+    method: 'post',
+    path: '/skills/:skill/test',
+    summary: 'Replay your skill offline against each of its recordings (no tool runs, no model call).',
+    access: 'skills:run',
+    response: skillTestSchema,
+    async handle(context) {
+      const { record } = await requireOwnedSkill(context, context.params['skill']!);
+      const report = await context.runtime.skills.test(`${record.name}@${record.version}`);
+      return { skill: report.skill, passed: report.passed, problems: [...report.problems], recordings: report.recordings.map((recording) => ({ run_id: recording.run_id, passed: recording.passed, problems: [...recording.problems] })) };
+    },
+  },
+  {
+    method: 'post',
+    path: '/skills/import',
+    summary: 'Import a skill document as a skill of yours (a new version when you hold that name already).',
+    access: 'skills:write',
+    body: importSkillRequestSchema,
+    response: savedSkillSchema,
+    status: 201,
+    async handle(context) {
+      const body = importSkillRequestSchema.parse(context.body);
+      const document = parseSkillDocument(body.document);
+      const holder = await context.runtime.store.skills.get(document.name);
+      // Skill names are the installation's: a name another account holds is refused, never versioned onto theirs.
+      if (holder !== undefined && !context.owns(holder.userId)) throw new SkillConflictError(document.name, `The skill name "${document.name}" is taken.`, 'Rename the skill in the document and import it again.');
+      const saved = await context.runtime.skills.import(document, { userId: newRecordOwner(context) });
+      return { skill: skillSummary({ version: saved.version, status: 'active' }, saved.document), write_constants: saved.write_constants.map((constant) => ({ name: constant.name, value: constant.value })) };
     },
   },
 ];

@@ -46,3 +46,27 @@ export const skillReplaySchema = z
     error: z.object({ name: z.string(), message: z.string(), hint: z.string().optional() }).strict().nullable(),
   })
   .strict();
+
+export const skillDetailSchema = z
+  .object({ skill: skillSummarySchema, document: z.record(z.string(), z.unknown()).describe('The portable skill document (what forge skill export writes).') })
+  .strict();
+
+export const skillVersionListSchema = z
+  .object({
+    skill: z.string(),
+    current_version: z.number().int().positive(),
+    versions: z.array(z.object({ version: z.number().int().positive(), note: z.string(), parent_version: z.number().int().positive().nullable(), created_at: z.string() }).strict()),
+  })
+  .strict();
+
+export const skillTestSchema = z
+  .object({
+    skill: z.string(),
+    passed: z.boolean(),
+    problems: z.array(z.string()),
+    recordings: z.array(z.object({ run_id: z.string(), passed: z.boolean(), problems: z.array(z.string()) }).strict()),
+  })
+  .strict()
+  .describe('The skill replayed offline against each of its recordings.');
+
+export const importSkillRequestSchema = z.object({ document: z.record(z.string(), z.unknown()) }).strict();
