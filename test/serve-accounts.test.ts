@@ -67,7 +67,7 @@ describe('the HTTP API with accounts', () => {
     mock.on({ userMessage: 'write to the ledger', hasToolResult: false }, { toolCalls: [{ id: 'ledger_1', name: 'ledger_write', arguments: { entry: 'paid' } }] });
     mock.on({ toolCallId: 'ledger_1' }, { content: 'Written.' });
     home = await mkdtemp(path.join(tmpdir(), 'forge-accounts-'));
-    runtime = await openRuntime({ FORGE_HOME: home, OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: `${mock.url}/v1`, FORGE_REQUIRE_APPROVAL: 'ledger_write' }, home, { mcp: { startupWaitMs: 0 } });
+    runtime = await openRuntime({ FORGE_HOME: home, OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: `${mock.url}/v1`, FORGE_REQUIRE_APPROVAL: 'ledger_write', FORGE_API_RATE_LIMIT: '0' }, home, { mcp: { startupWaitMs: 0 } });
     runtime.registry.register(
       defineTool({
         name: 'ledger_write',

@@ -6,6 +6,48 @@ import { databaseUrlFromEnv } from '../store/index.js';
 
 export type Environment = Readonly<Record<string, string | undefined>>;
 
+/** The HTTP API's limits. */
+export interface ApiLimits {
+  readonly maxBodyBytes: number;
+  /** 0: no limit. */
+  readonly rateLimitPerMinute: number;
+  readonly timeoutMs: number;
+  /** Exact origins (`https://app.example.com`) whose pages may call the API; empty: same origin only. */
+  readonly corsOrigins: readonly string[];
+}
+
+/** FORGE_CORS_ORIGINS: exact `scheme://host[:port]` origins, commas between. */
+function parseOrigins(text: string): string[] {
+  const origins = text.split(',').map((origin) => origin.trim()).filter((origin) => origin !== '');
+  for (const origin of origins) {
+    let url: URL | undefined;
+    try {
+      url = new URL(origin);
+    } catch {
+      url = undefined;
+    }
+    if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== origin) {
+      throw new ConfigurationError('FORGE_CORS_ORIGINS', `"${origin.slice(0, 80)}" is not an origin.`, 'Write each as scheme://host[:port] with no path, e.g. https://app.example.com');
+    }
+  }
+  return origins;
+}
+
+function wholeNumber(variable: string) {
+  return z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      if (value === undefined || value.trim() === '') return undefined;
+      const parsed = Number(value);
+      if (!Number.isInteger(parsed) || parsed < 0) {
+        context.addIssue({ code: 'custom', message: `${variable} must be a whole number (0 or more), got "${value}"` });
+        return z.NEVER;
+      }
+      return parsed;
+    });
+}
+
 function positiveInteger(variable: string) {
   return z
     .string()
@@ -45,6 +87,14 @@ export const forgeEnvironmentSchema = z.object({
   FORGE_OPEN_SIGNUP: z.enum(['0', '1', ''], { message: 'FORGE_OPEN_SIGNUP must be 1 (anyone may sign up) or 0' }).optional(),
   /** Signs access tokens; default a generated FORGE_HOME/session.key. */
   FORGE_SESSION_KEY: z.string().optional(),
+  /** The largest request body `forge serve` reads, in bytes; default 1,000,000. */
+  FORGE_API_MAX_BODY_BYTES: positiveInteger('FORGE_API_MAX_BODY_BYTES'),
+  /** Requests a minute one caller (key, account, or address) may make of `forge serve`; 0 turns the limit off; default 120. */
+  FORGE_API_RATE_LIMIT: wholeNumber('FORGE_API_RATE_LIMIT'),
+  /** Seconds a `forge serve` request (not an event stream or download) may take before it is answered 503; default 60. */
+  FORGE_API_TIMEOUT: positiveInteger('FORGE_API_TIMEOUT'),
+  /** Origins (exact, commas between) whose pages may call `forge serve` across origins; default none (same origin only). */
+  FORGE_CORS_ORIGINS: z.string().optional(),
   /** Tools whose every call needs an approval, by exact name, commas between. */
   FORGE_REQUIRE_APPROVAL: z.string().optional(),
 });
@@ -67,6 +117,8 @@ export interface ForgeConfig {
   readonly approvalTimeoutMs: number;
   /** Tools whose every call needs an approval (FORGE_REQUIRE_APPROVAL). */
   readonly requireApproval: readonly string[];
+  /** The HTTP API's limits (`forge serve`). */
+  readonly api: ApiLimits;
   /** The whole environment, for vendor variables read by the model and search layers. */
   readonly env: Environment;
 }
@@ -105,6 +157,12 @@ export function configFromEnvironment(env: Environment, cwd: string = process.cw
     historyTokens: settings.FORGE_HISTORY_TOKENS,
     approvalTimeoutMs: (settings.FORGE_APPROVAL_TIMEOUT ?? 3600) * 1000,
     requireApproval: (settings.FORGE_REQUIRE_APPROVAL ?? '').split(',').map((name) => name.trim()).filter((name) => name !== ''),
+    api: {
+      maxBodyBytes: settings.FORGE_API_MAX_BODY_BYTES ?? 1_000_000,
+      rateLimitPerMinute: settings.FORGE_API_RATE_LIMIT ?? 120,
+      timeoutMs: (settings.FORGE_API_TIMEOUT ?? 60) * 1000,
+      corsOrigins: parseOrigins(settings.FORGE_CORS_ORIGINS ?? ''),
+    },
     env,
   };
 }

@@ -1,4 +1,4 @@
-export { configFromEnvironment, forgeEnvironmentSchema, loadConfig, type Environment, type ForgeConfig } from './config.js';
+export { configFromEnvironment, forgeEnvironmentSchema, loadConfig, type ApiLimits, type Environment, type ForgeConfig } from './config.js';
 export { createRuntime, type ForgeRuntime, type RuntimeMcpOptions, type RuntimeParts } from './create-runtime.js';
 export { openRuntime, runTask, startTask, wipeToolbox, type RuntimeOptions, type RunTaskOptions, type RunTaskResult } from './forge-runtime.js';
 export { resolveRuntimeModel } from './runtime-model.js';

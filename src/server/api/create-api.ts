@@ -1,17 +1,60 @@
+import type { IncomingMessage } from 'node:http';
 import { Hono, type Context } from 'hono';
 import { ZodError, type z } from 'zod';
 import { describeError, ForgeError } from '../../core/index.js';
 import { ownsRecord, type Principal } from '../../core/index.js';
-import type { ForgeRuntime } from '../../runtime/index.js';
+import type { ApiLimits, ForgeRuntime } from '../../runtime/index.js';
 import { ApiError, type ApiRoute, type ApiServerState, type RouteContext } from './api-route.js';
 import { apiRoutes } from './api-routes.js';
 import { operatorAuthenticator, type Authenticator } from './authenticator.js';
+import { CorsPolicy } from './cors-policy.js';
 import { openApiDocument } from './openapi.js';
+import { RateLimiter } from './rate-limiter.js';
 
-/** The largest request body the API reads; past it the request is refused (413). */
-export const MAX_BODY_BYTES = 1_000_000;
+/** What @hono/node-server hands each request: the Node request, for the caller's address. */
+interface NodeBindings {
+  readonly incoming?: IncomingMessage;
+}
+
+/** The limits a server runs with unless configured (FORGE_API_*). */
+export const DEFAULT_API_LIMITS: ApiLimits = { maxBodyBytes: 1_000_000, rateLimitPerMinute: 120, timeoutMs: 60_000, corsOrigins: [] };
+
+/** Sign-ins a minute per address and per email: password guessing stays slow whatever the general limit. */
+const LOGIN_PER_MINUTE = 10;
+
+/**
+ * Who a request counts against: its key, its account, or, without credentials, its address. The
+ * operator of a server without accounts (loopback, or the admin password) is not limited.
+ */
+function rateKey(principal: Principal | undefined, address: string): string | undefined {
+  if (principal?.via === 'operator') return undefined;
+  if (principal?.via === 'api-key') return `key:${principal.credentialId}`;
+  if (principal?.via === 'session') return `user:${principal.userId}`;
+  return `address:${address}`;
+}
+
+function rateLimited(retryAfterSeconds: number, what: string): ApiError {
+  return new ApiError(429, 'RateLimited', `Too many ${what}; try again in ${retryAfterSeconds} s.`, 'Slow down: the Retry-After header says when to retry (FORGE_API_RATE_LIMIT sets the limit).');
+}
+
+/** `work`, or a 503 once `ms` pass (the work itself goes on: what it commits stays committed). */
+async function withinTime<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new ApiError(503, 'Timeout', `The request took longer than ${Math.round(ms / 1000)} s and was given up on.`, 'Retry; long work belongs in a run (POST /api/v1/runs), whose events stream.')), ms);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 export interface CreateApiOptions {
+  /** Body size, rate limits, timeouts and cross-origin access; default `DEFAULT_API_LIMITS`. */
+  readonly limits?: ApiLimits;
+  /** The clock of the rate limits (tests). */
+  readonly now?: () => number;
   /** Who each request acts as; default: the operator (a server without accounts). */
   readonly authenticate?: Authenticator;
   /** The installation's first admin account, owner of records stored without one; default: none. */
@@ -68,12 +111,34 @@ function errorBody(error: unknown): { error: { name: string; message: string; hi
   return { error: { name: described.name, message: described.message, hint: described.hint ?? 'See /api/v1/openapi.json.' } };
 }
 
-async function readBody(context: Context, route: ApiRoute): Promise<unknown> {
+function tooLarge(maxBytes: number, length?: number): ApiError {
+  return new ApiError(413, 'RequestTooLarge', `The request body ${length === undefined ? 'passed' : `is ${length} bytes; the most this API reads is`} ${maxBytes} bytes.`, 'Send a smaller body (FORGE_API_MAX_BODY_BYTES sets the limit).');
+}
+
+/** The body as text, read chunk by chunk and given up on (413) as soon as it passes `maxBytes`, with or without a Content-Length. */
+async function readLimitedText(request: Request, maxBytes: number): Promise<string> {
+  const length = Number(request.headers.get('content-length') ?? '0');
+  if (length > maxBytes) throw tooLarge(maxBytes, length);
+  if (request.body === null) return '';
+  const chunks: Uint8Array[] = [];
+  let read = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    read += value.byteLength;
+    if (read > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function readBody(context: Context, route: ApiRoute, maxBytes: number): Promise<unknown> {
   if (route.body === undefined) return undefined;
-  const length = Number(context.req.header('content-length') ?? '0');
-  if (length > MAX_BODY_BYTES) throw new ApiError(400, 'RequestTooLarge', `The request body is ${length} bytes; the most this API reads is ${MAX_BODY_BYTES}.`, 'Send a smaller body.');
-  const text = await context.req.text();
-  if (text.length > MAX_BODY_BYTES) throw new ApiError(400, 'RequestTooLarge', `The request body passed ${MAX_BODY_BYTES} bytes.`, 'Send a smaller body.');
+  const text = await readLimitedText(context.req.raw, maxBytes);
   if (text.trim() === '') return {};
   if (!(context.req.header('content-type') ?? '').includes('application/json')) throw new ApiError(400, 'UnsupportedMediaType', 'The request body must be JSON.', 'Send it with Content-Type: application/json.');
   try {
@@ -95,20 +160,38 @@ function queryOf(context: Context): Record<string, string | string[]> {
  * `{"error": {name, message, hint}}` envelope, the OpenAPI document at `/api/v1/openapi.json`. Access
  * rules (Host, Origin, token) are applied by the listener before a request reaches it.
  */
-export function createApi(runtime: ForgeRuntime, server: ApiServerState, options: CreateApiOptions = {}): Hono {
+export function createApi(runtime: ForgeRuntime, server: ApiServerState, options: CreateApiOptions = {}): Hono<{ Bindings: NodeBindings }> {
   const authenticate = options.authenticate ?? operatorAuthenticator;
-  const app = new Hono();
+  const limits = options.limits ?? DEFAULT_API_LIMITS;
+  const clock = options.now === undefined ? {} : { now: options.now };
+  // FORGE_API_RATE_LIMIT=0 turns both off: requests, and sign-in attempts.
+  const requests = limits.rateLimitPerMinute === 0 ? undefined : new RateLimiter({ perMinute: limits.rateLimitPerMinute, burst: limits.rateLimitPerMinute, ...clock });
+  const logins = limits.rateLimitPerMinute === 0 ? undefined : new RateLimiter({ perMinute: LOGIN_PER_MINUTE, burst: LOGIN_PER_MINUTE, ...clock });
+  const cors = new CorsPolicy(limits.corsOrigins);
+  const app = new Hono<{ Bindings: NodeBindings }>();
   app.use('*', async (context, next) => {
     await next();
     context.header('x-content-type-options', 'nosniff');
     context.header('referrer-policy', 'no-referrer');
     context.header('x-frame-options', 'DENY');
+    context.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
+    context.header('cross-origin-resource-policy', 'same-origin');
+    if (context.res.headers.get('cache-control') === null) context.header('cache-control', 'no-store');
+    for (const [name, value] of Object.entries(cors.headersFor(context.req.header('origin')))) context.header(name, value);
   });
+  app.options('*', (context) => cors.preflight(context.req.header('origin')));
   for (const route of apiRoutes) {
     const path = route.root === true ? route.path : `/api/v1${route.path}`;
     app.on(route.method.toUpperCase(), path, async (context) => {
       try {
+        const address = context.env?.incoming?.socket.remoteAddress ?? 'unknown';
         const principal = await principalFor(route, context.req.raw, authenticate);
+        const key = rateKey(principal, address);
+        const decision = key === undefined ? undefined : requests?.take(key);
+        if (decision !== undefined && !decision.allowed) {
+          context.header('retry-after', String(decision.retryAfterSeconds));
+          throw rateLimited(decision.retryAfterSeconds, 'requests');
+        }
         const firstAdminId = principal === undefined || principal.via === 'operator' ? null : await (options.firstAdminId?.() ?? null);
         const responseHeaders = new Headers();
         const routeContext: RouteContext = {
@@ -119,12 +202,24 @@ export function createApi(runtime: ForgeRuntime, server: ApiServerState, options
           responseHeaders,
           params: context.req.param() as Record<string, string>,
           query: route.query === undefined ? undefined : queryOf(context),
-          body: await readBody(context, route),
+          body: await readBody(context, route, limits.maxBodyBytes),
           request: context.req.raw,
           server,
         };
         if (route.query !== undefined) route.query.parse(routeContext.query);
-        const result = await route.handle(routeContext);
+        if (route.path === '/auth/login' && logins !== undefined) {
+          const email = String((routeContext.body as { email?: unknown } | undefined)?.email ?? '').trim().toLowerCase();
+          for (const key of [`address:${address}`, `email:${email}`]) {
+            const login = logins.take(key);
+            if (!login.allowed) {
+              context.header('retry-after', String(login.retryAfterSeconds));
+              throw rateLimited(login.retryAfterSeconds, 'sign-in attempts');
+            }
+          }
+        }
+        // Streams and downloads last as long as they last; every other answer is due within the timeout.
+        const streams = route.response === 'event-stream' || route.response === 'ndjson';
+        const result = streams ? await route.handle(routeContext) : await withinTime(route.handle(routeContext), limits.timeoutMs);
         if (result instanceof Response) return result;
         // The response schema is the contract: an answer that breaks it is a server bug, never sent half-checked.
         const body = (route.response as z.ZodType).parse(result);

@@ -62,7 +62,7 @@ export async function serveApi(runtime: ForgeRuntime, options: ApiServerOptions 
     openSignup: auth === 'accounts' && options.openSignup === true,
   };
   const authenticate = auth === 'accounts' ? accountAuthenticator(runtime.accounts, runtime.apiKeys) : operatorAuthenticator;
-  const app = createApi(runtime, state, { authenticate, firstAdminId: () => runtime.accounts.firstAdminId() });
+  const app = createApi(runtime, state, { authenticate, firstAdminId: () => runtime.accounts.firstAdminId(), limits: runtime.config.api });
   const api = getRequestListener(app.fetch);
   // The MCP SDK loads only when the endpoint is asked for.
   const mcp =
@@ -74,6 +74,7 @@ export async function serveApi(runtime: ForgeRuntime, options: ApiServerOptions 
     port: options.port ?? DEFAULT_API_PORT,
     ...(auth === 'password' && options.token !== undefined ? { token: options.token } : {}),
     ...(auth === 'accounts' ? { authenticatedByHandler: true } : {}),
+    allowedOrigins: runtime.config.api.corsOrigins,
     beyondLoopbackHint: 'Listen on 127.0.0.1 (the default), or authenticate: --auth password with FORGE_ADMIN_PASSWORD (at least 16 characters), or --auth accounts after forge users add <email> --admin.',
     ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
     handle: async (request, response) => {

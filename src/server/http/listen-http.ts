@@ -34,6 +34,8 @@ export interface ListenHttpOptions {
   readonly token?: string;
   /** The handler authenticates every request itself (accounts); the listener may then bind beyond loopback without a token. */
   readonly authenticatedByHandler?: boolean;
+  /** Foreign origins (exact `scheme://host[:port]`) whose pages may call in (the API's CORS origins). */
+  readonly allowedOrigins?: readonly string[];
   /** How to fix a refusal to listen beyond loopback, for this server's users; default: set a token. */
   readonly beyondLoopbackHint?: string;
   readonly handle: (request: IncomingMessage, response: ServerResponse) => Promise<void>;
@@ -63,12 +65,19 @@ export async function listenHttp(options: ListenHttpOptions): Promise<HttpListen
   // Validates --allowed-host before anything is bound; rebuilt with the real port once listening.
   hostAllowList({ address, port: options.port, requestedHost: options.host }, options.allowedHosts);
   const server = createServer();
+  // A client gets 10 s to send its headers and 60 s for the whole request (slowloris); answers, event streams included, are not bounded here.
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 60_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, address, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  const rules: HttpAccessRules = { hosts: hostAllowList({ address, port, requestedHost: options.host }, options.allowedHosts), ...(options.token === undefined ? {} : { token: options.token }) };
+  const rules: HttpAccessRules = {
+    hosts: hostAllowList({ address, port, requestedHost: options.host }, options.allowedHosts),
+    ...(options.token === undefined ? {} : { token: options.token }),
+    ...(options.allowedOrigins === undefined ? {} : { origins: options.allowedOrigins }),
+  };
   // Attached before the event loop can accept a first connection, so no request is served without the rules.
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     const refusal = accessRefusal(request, rules);

@@ -7,6 +7,8 @@ export interface HttpAccessRules {
   readonly hosts: HostAllowList;
   /** When set, every request must carry `Authorization: Bearer <token>`. */
   readonly token?: string;
+  /** Foreign origins (exact) whose pages may call in besides the server's own (CORS). */
+  readonly origins?: readonly string[];
 }
 
 /** Why a request is refused, as the HTTP answer to give. */
@@ -30,7 +32,7 @@ export function accessRefusal(request: IncomingMessage, rules: HttpAccessRules):
     return { status: 403, message: `Forbidden: this server does not answer to Host "${host.slice(0, 100)}" (it answers to ${rules.hosts.entries.join(', ')}).` };
   }
   const origin = request.headers.origin;
-  if (origin !== undefined && !originAllowed(origin, rules.hosts)) {
+  if (origin !== undefined && !originAllowed(origin, rules.hosts) && rules.origins?.includes(origin) !== true) {
     return { status: 403, message: `Forbidden: requests from origin "${origin.slice(0, 100)}" are not accepted.` };
   }
   if (rules.token !== undefined && !bearerTokenMatches(request.headers.authorization, rules.token)) {

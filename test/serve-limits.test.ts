@@ -1,0 +1,147 @@
+import { request as httpRequest } from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ForgeClient } from '../src/client/index.js';
+import { defineTool } from '../src/core/index.js';
+import { openRuntime, type ForgeRuntime } from '../src/runtime/index.js';
+import { serveApi, type ApiServer } from '../src/server/api/index.js';
+
+const PASSWORD = 'a long enough password';
+const APP_ORIGIN = 'https://app.example.com';
+
+/** `forge serve`'s limits, attacked for real: body size, rate limits, sign-in guessing, slow handlers, CORS, headers. */
+describe('the HTTP API\'s limits', () => {
+  let home: string;
+  let runtime: ForgeRuntime;
+  let server: ApiServer;
+  let origin: string;
+  let release: (() => void) | undefined;
+  let slowStarted: (() => void) | undefined;
+
+  beforeAll(async () => {
+    home = await mkdtemp(path.join(tmpdir(), 'forge-limits-'));
+    runtime = await openRuntime(
+      { FORGE_HOME: home, FORGE_API_RATE_LIMIT: '20', FORGE_API_MAX_BODY_BYTES: '2000', FORGE_API_TIMEOUT: '1', FORGE_CORS_ORIGINS: APP_ORIGIN },
+      home,
+      { mcp: { startupWaitMs: 0 } },
+    );
+    runtime.registry.register(
+      defineTool({
+        name: 'slow',
+        description: 'Waits until the test releases it.',
+        inputSchema: z.object({}),
+        risk: 'low',
+        sideEffect: 'read',
+        execute: () =>
+          new Promise((resolve) => {
+            release = () => resolve('done');
+            slowStarted?.();
+          }),
+      }),
+    );
+    await runtime.accounts.addUser({ email: 'ada@example.com', password: PASSWORD, role: 'admin' });
+    await runtime.accounts.addUser({ email: 'bob@example.com', password: PASSWORD });
+    server = await serveApi(runtime, { port: 0, auth: 'accounts' });
+    origin = server.listener.origin;
+  });
+  afterAll(async () => {
+    release?.();
+    await server?.close();
+    await runtime?.close();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  it('refuses a body over the limit with 413, with and without Content-Length, and goes on serving', async () => {
+    const big = JSON.stringify({ email: 'x'.repeat(5_000), password: 'y' });
+    const declared = await fetch(`${origin}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big });
+    expect(declared.status).toBe(413);
+    expect(((await declared.json()) as { error: { name: string } }).error.name).toBe('RequestTooLarge');
+    // Chunked, no Content-Length: cut off once it passes the limit.
+    const chunked = await new Promise<number>((resolve, reject) => {
+      const request = httpRequest(`${origin}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+      request.on('error', reject);
+      for (let index = 0; index < 10; index += 1) request.write('x'.repeat(1_000));
+      request.end();
+    });
+    expect(chunked).toBe(413);
+    expect((await fetch(`${origin}/health`)).status).toBe(200);
+  });
+
+  it('limits each caller: past the limit 429 with Retry-After, while another account goes on', async () => {
+    const ada = new ForgeClient({ baseUrl: origin });
+    const token = (await ada.login('ada@example.com', PASSWORD)).access_token;
+    const bob = new ForgeClient({ baseUrl: origin });
+    await bob.login('bob@example.com', PASSWORD);
+    const statuses: number[] = [];
+    let retryAfter: string | null = null;
+    for (let index = 0; index < 25; index += 1) {
+      const response = await fetch(`${origin}/api/v1/runs`, { headers: { authorization: `Bearer ${token}` } });
+      statuses.push(response.status);
+      if (response.status === 429) {
+        retryAfter = response.headers.get('retry-after');
+        expect(((await response.json()) as { error: { name: string } }).error.name).toBe('RateLimited');
+      } else await response.body?.cancel();
+    }
+    expect(statuses.filter((status) => status === 200).length).toBeLessThanOrEqual(20);
+    expect(statuses.at(-1)).toBe(429);
+    expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
+    expect((await bob.listRuns()).runs).toEqual([]);
+  });
+
+  it('slows password guessing: at most 10 sign-in attempts a minute per address and email', async () => {
+    const statuses: number[] = [];
+    for (let index = 0; index < 12; index += 1) {
+      const response = await fetch(`${origin}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bob@example.com', password: `guess number ${index}` }) });
+      statuses.push(response.status);
+      await response.body?.cancel();
+    }
+    expect(statuses.slice(0, 8).every((status) => status === 401 || status === 429)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+    // The right password is refused too while the limit holds: guessing is slowed whatever the guess.
+    const right = await fetch(`${origin}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bob@example.com', password: PASSWORD }) });
+    expect(right.status).toBe(429);
+  });
+
+  it('answers a request that takes too long with 503, and stays up', async () => {
+    const created = await runtime.apiKeys.createFor((await runtime.accounts.requireUser('ada@example.com')).id, { name: 'slow', scopes: ['tools:write'] });
+    const started = new Promise<void>((resolve) => (slowStarted = resolve));
+    const answer = fetch(`${origin}/api/v1/tools/slow/call`, { method: 'POST', headers: { 'x-api-key': created.key, 'content-type': 'application/json' }, body: '{"input":{}}' });
+    await started;
+    const response = await answer;
+    expect(response.status).toBe(503);
+    expect(((await response.json()) as { error: { name: string } }).error.name).toBe('Timeout');
+    release!();
+    expect((await fetch(`${origin}/health`)).status).toBe(200);
+  });
+
+  it('answers CORS preflights from a listed origin only, and refuses other origins', async () => {
+    const allowed = await fetch(`${origin}/api/v1/runs`, { method: 'OPTIONS', headers: { origin: APP_ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, x-csrf-token' } });
+    expect(allowed.status).toBe(204);
+    expect(allowed.headers.get('access-control-allow-origin')).toBe(APP_ORIGIN);
+    expect(allowed.headers.get('access-control-allow-credentials')).toBe('true');
+    expect(allowed.headers.get('access-control-allow-headers')).toContain('x-csrf-token');
+    const health = await fetch(`${origin}/health`, { headers: { origin: APP_ORIGIN } });
+    expect(health.headers.get('access-control-allow-origin')).toBe(APP_ORIGIN);
+    expect(health.headers.get('vary')).toContain('Origin');
+    const foreign = await fetch(`${origin}/api/v1/runs`, { method: 'OPTIONS', headers: { origin: 'https://evil.example.com', 'access-control-request-method': 'POST' } });
+    expect(foreign.status).toBe(403);
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+    const foreignGet = await fetch(`${origin}/health`, { headers: { origin: 'https://evil.example.com' } });
+    expect(foreignGet.status).toBe(403);
+  });
+
+  it('sends security headers on every answer', async () => {
+    const response = await fetch(`${origin}/health`);
+    expect(response.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(response.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
+  });
+});
