@@ -24,7 +24,7 @@ interface MatrixRow {
   params(): Promise<Record<string, string>>;
   readonly body?: unknown;
   /** The owner's record the route touches: another account gets 404 for it, or a list without it. */
-  readonly touches: 'record' | 'list' | 'creates' | 'self';
+  readonly touches: 'record' | 'list' | 'creates' | 'self' | 'installation';
   /** Only a signed-in session may do this: a key, even with the scope, is refused (403). */
   readonly sessionOnly?: true;
 }
@@ -301,6 +301,11 @@ describe('the HTTP API with accounts', () => {
       'GET /tools': { params: async () => ({}), touches: 'self' },
       'POST /tools/:tool/call': { params: async () => ({ tool: 'lookup' }), body: { input: { key: 'matrix' } }, touches: 'creates' },
       'GET /usage': { params: async () => ({}), touches: 'self' },
+      'GET /tools/:tool': { params: async () => ({ tool: 'lookup' }), touches: 'self' },
+      'POST /tools': { params: async () => ({}), body: { tool_source: 'export default 1;', test_source: 'export default 2;' }, touches: 'installation' },
+      'GET /mcp-servers': { params: async () => ({}), touches: 'installation' },
+      'POST /mcp-servers': { params: async () => ({}), body: { name: 'matrix', url: 'http://127.0.0.1:9/mcp' }, touches: 'installation' },
+      'POST /mcp-servers/:server/remove': { params: async () => ({ server: 'no-such-server' }), touches: 'installation' },
       'POST /api-keys/:key_id/revoke': { params: async () => ({ key_id: (await ada.createApiKey({ name: 'matrix revoke', scopes: ['runs:read'] })).api_key.key_id }), touches: 'record' },
     };
     const keyOf = (route: ApiRoute): string => `${route.method.toUpperCase()} ${route.path}`;
@@ -340,6 +345,9 @@ describe('the HTTP API with accounts', () => {
         else if (caller === 'key-without-scope' && scoped) expect(response.status, label).toBe(403);
         else if (caller === 'key-with-scope' && row.sessionOnly === true) expect(response.status, label).toBe(403);
         else if (caller === 'other' && row.touches === 'record') expect(response.status, label).toBe(404);
+        // The installation's toolbox and MCP connections: admins only (ada is one, bob is not).
+        else if (caller === 'other' && row.touches === 'installation') expect(response.status, label).toBe(403);
+        else if (row.touches === 'installation') expect([401, 403], label).not.toContain(response.status);
         else if (caller === 'other' && row.touches === 'list') {
           expect(response.status, label).toBe(200);
           for (const id of JSON.parse(adaRecords) as string[]) expect(text, label).not.toContain(id);

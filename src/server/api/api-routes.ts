@@ -31,6 +31,7 @@ import { newRecordOwner, ownedApprovals, requireOwnedConversation, requireOwnedR
 import { marketplaceRoutes } from './marketplace-routes.js';
 import { providerKeyRoutes } from './provider-key-routes.js';
 import { skillRoutes } from './skill-routes.js';
+import { installationRoutes } from './installation-routes.js';
 import { toolRoutes } from './tool-routes.js';
 import { usageRoutes } from './usage-routes.js';
 import { runEventStream } from './run-event-stream.js';
@@ -306,6 +307,7 @@ export const apiRoutes: readonly ApiRoute[] = [
   ...marketplaceRoutes,
   ...providerKeyRoutes,
   ...toolRoutes,
+  ...installationRoutes,
   ...usageRoutes,
 ];
 

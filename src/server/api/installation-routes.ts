@@ -1,0 +1,156 @@
+import { z } from 'zod';
+import { NotFoundError } from '../../core/index.js';
+import type { McpServerStatus } from '../../tools/mcp/index.js';
+import { ApiError, type ApiRoute, type RouteContext } from './api-route.js';
+
+/**
+ * The installation's toolbox and MCP connections: one set for every run on the server, so only an
+ * admin (or the operator of a server without accounts) changes them or sees the connections; any
+ * caller with `tools:read` sees the catalog (GET /tools) and a tool's description.
+ */
+function requireAdmin(context: RouteContext): void {
+  if (context.principal?.role !== 'admin') {
+    throw new ApiError(403, 'AdminOnly', 'The toolbox and MCP connections are the installation\'s: only an admin changes them.', 'Ask an admin of this server.');
+  }
+}
+
+const toolDetailSchema = z
+  .object({
+    name: z.string(),
+    description: z.string(),
+    registered: z.boolean().describe('Whether runs can call it now.'),
+    risk: z.enum(['low', 'medium', 'high']).nullable(),
+    side_effect: z.enum(['read', 'write']).nullable(),
+    input_schema: z.unknown(),
+    toolbox_status: z.string().nullable().describe('For a toolbox tool: its verification status.'),
+  })
+  .strict();
+
+export const addToolRequestSchema = z
+  .object({
+    tool_source: z.string().min(1).max(200_000).describe('The tool module (TypeScript) as forge tools add takes it.'),
+    test_source: z.string().min(1).max(200_000).describe('Its black-box test: it must pass against the tool in the sandbox and fail against every stub.'),
+  })
+  .strict();
+
+const mcpServerSchema = z
+  .object({
+    name: z.string(),
+    transport: z.enum(['streamable-http', 'sse', 'stdio']),
+    url: z.string().describe('Credentials in it masked.'),
+    headers: z.array(z.string()).describe('Header names; values stay sealed.'),
+    state: z.string(),
+    last_error: z.object({ name: z.string(), message: z.string() }).strict().nullable(),
+    tools: z.array(z.string()),
+    trust_annotations: z.boolean(),
+  })
+  .strict();
+
+export const mcpServerListSchema = z.object({ mcp_servers: z.array(mcpServerSchema) }).strict();
+
+export const addMcpServerRequestSchema = z
+  .object({
+    name: z.string().min(1).max(64),
+    url: z.string().url().describe('An http(s) Streamable HTTP or SSE endpoint (servers never start stdio programs).'),
+    transport: z.enum(['streamable-http', 'sse']).default('streamable-http'),
+    headers: z.record(z.string(), z.string().max(4_000)).optional().describe('Sent with every request; stored sealed.'),
+    enabled_tools: z.array(z.string()).optional(),
+    trust_annotations: z.boolean().optional(),
+  })
+  .strict();
+
+function mcpView(status: McpServerStatus): z.infer<typeof mcpServerSchema> {
+  return {
+    name: status.name,
+    transport: status.transport,
+    url: status.url,
+    headers: [...status.headers],
+    state: status.state,
+    last_error: status.lastError === null ? null : { name: status.lastError.name, message: status.lastError.message },
+    tools: [...status.tools],
+    trust_annotations: status.trustAnnotations,
+  };
+}
+
+export const installationRoutes: readonly ApiRoute[] = [
+  {
+    method: 'get',
+    path: '/tools/:tool',
+    summary: 'One tool: its description, risk, side effect and input schema.',
+    access: 'tools:read',
+    response: toolDetailSchema,
+    async handle(context) {
+      const tool = await context.runtime.tools.describe(context.params['tool']!);
+      return {
+        name: tool.name,
+        description: tool.description,
+        registered: tool.registered,
+        risk: tool.risk ?? null,
+        side_effect: tool.side_effect ?? null,
+        input_schema: tool.input_schema,
+        toolbox_status: tool.toolbox?.status ?? null,
+      };
+    },
+  },
+  {
+    method: 'post',
+    path: '/tools',
+    summary: 'Admins: add a hand-written tool through the verification gate (its test must pass in the sandbox and fail against every stub).',
+    access: 'tools:write',
+    body: addToolRequestSchema,
+    response: z.object({ name: z.string(), status: z.string() }).strict(),
+    status: 201,
+    async handle(context) {
+      requireAdmin(context);
+      const body = addToolRequestSchema.parse(context.body);
+      const entry = await context.runtime.tools.add({ toolSource: body.tool_source, testSource: body.test_source });
+      return { name: entry.name, status: entry.status };
+    },
+  },
+  {
+    method: 'get',
+    path: '/mcp-servers',
+    summary: 'Admins: the installation\'s MCP connections and their state.',
+    access: 'mcp:read',
+    response: mcpServerListSchema,
+    handle: async (context) => {
+      requireAdmin(context);
+      return { mcp_servers: context.runtime.mcp.statuses().map(mcpView) };
+    },
+  },
+  {
+    method: 'post',
+    path: '/mcp-servers',
+    summary: 'Admins: connect a remote MCP server (Streamable HTTP or SSE, through the SSRF guard); its tools join the catalog.',
+    access: 'mcp:write',
+    body: addMcpServerRequestSchema,
+    response: mcpServerSchema,
+    status: 201,
+    async handle(context) {
+      requireAdmin(context);
+      const body = addMcpServerRequestSchema.parse(context.body);
+      const status = await context.runtime.mcp.add({
+        name: body.name,
+        url: body.url,
+        transport: body.transport,
+        ...(body.headers === undefined ? {} : { headers: body.headers }),
+        ...(body.enabled_tools === undefined ? {} : { enabledTools: body.enabled_tools }),
+        ...(body.trust_annotations === undefined ? {} : { trustAnnotations: body.trust_annotations }),
+      });
+      return mcpView(status);
+    },
+  },
+  {
+    method: 'post',
+    path: '/mcp-servers/:server/remove',
+    summary: 'Admins: disconnect an MCP server and forget it; its tools leave the catalog.',
+    access: 'mcp:write',
+    response: mcpServerListSchema,
+    async handle(context) {
+      requireAdmin(context);
+      const name = context.params['server']!;
+      if (!(await context.runtime.mcp.remove(name))) throw new NotFoundError('MCP server', name, 'List them with GET /api/v1/mcp-servers.');
+      return { mcp_servers: context.runtime.mcp.statuses().map(mcpView) };
+    },
+  },
+];
