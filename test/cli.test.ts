@@ -20,6 +20,19 @@ describe('the forge command', () => {
     await world?.close();
   });
 
+  it('ends quietly when its reader stops early (forge --help | head -1)', async () => {
+    const { spawn } = await import('node:child_process');
+    const { FORGE_BIN } = await import('./support/built-cli.js');
+    const child = spawn(process.execPath, [FORGE_BIN, '--help'], { env: { PATH: process.env['PATH'] ?? '', HOME: world.home }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    // The reader takes nothing and goes away: every write after that meets a closed pipe.
+    child.stdout.destroy();
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).not.toContain('EPIPE');
+    expect(code).toBe(0);
+  });
+
   it('explains how to configure a model, in one screen and without a stack trace, when none is set', async () => {
     const result = await runCli(['run', 'hello'], { FORGE_HOME: world.home });
     expect(result.code).toBe(2);
