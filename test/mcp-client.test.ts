@@ -188,7 +188,8 @@ describe('MCP client: remote tools as native tools', () => {
     expect(alpha.authorizations.length).toBeGreaterThan(2);
     expect(new Set(alpha.authorizations)).toEqual(new Set(['Bearer top-secret-token']));
     const record = await store.mcpServers.get('alpha');
-    expect(record?.sealedHeaders).toMatch(/^v1\./);
+    // Sealed (AES-256-GCM) under the installation key, whose id it names.
+    expect(record?.sealedHeaders).toMatch(/^v2\.[0-9a-f]{8}\./);
     expect(JSON.stringify(record)).not.toContain('top-secret-token');
     expect(JSON.stringify(status)).not.toContain('top-secret-token');
     expect(status.headers).toEqual(['Authorization']);
