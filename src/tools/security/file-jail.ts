@@ -159,6 +159,7 @@ export function createFileJail(root: string, limits: Partial<FileJailLimits> = {
     ensureRunning(path);
     const handle = await openRefusingSymlink(target.location, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC, path);
     try {
+      if (!(await handle.stat()).isFile()) throw new FileJailError(path, 'not-a-file', 'is not a regular file.');
       await handle.writeFile(text, 'utf8');
     } finally {
       await handle.close();
@@ -317,12 +318,15 @@ async function writableTarget(rootReal: string, candidate: string, path: string)
 
 /**
  * Opens without following a symlink in the last segment. The real location was checked just before;
- * this closes the window in which the final segment could have been swapped for a link.
+ * this closes the window in which the final segment could have been swapped for a link. Non-blocking,
+ * so a FIFO (or a device) opens or fails at once instead of holding a thread until a peer appears; the
+ * caller then refuses anything that is not a regular file.
  */
 async function openRefusingSymlink(real: string, flags: number, path: string): Promise<FileHandle> {
   try {
-    return await open(real, flags | constants.O_NOFOLLOW, 0o644);
+    return await open(real, flags | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o644);
   } catch (error) {
+    if (isNodeError(error, 'ENXIO')) throw new FileJailError(path, 'not-a-file', 'is not a regular file.');
     if (isNodeError(error, 'ELOOP')) throw new FileJailError(path, 'outside-jail', 'became a symlink while it was being opened.');
     if (isNodeError(error, 'ENOENT')) throw new FileJailError(path, 'not-found', 'does not exist.');
     if (isNodeError(error, 'EISDIR')) throw new FileJailError(path, 'not-a-file', 'is a folder.');
