@@ -19,7 +19,11 @@ interface NodeBindings {
 /** The limits a server runs with unless configured (FORGE_API_*). */
 export const DEFAULT_API_LIMITS: ApiLimits = { maxBodyBytes: 1_000_000, rateLimitPerMinute: 120, timeoutMs: 60_000, corsOrigins: [] };
 
-/** Sign-ins a minute per address and per email: password guessing stays slow whatever the general limit. */
+/**
+ * Sign-in attempts a minute per address and email together: guessing one account's password stays slow
+ * whatever the general limit, and failures from elsewhere never lock its owner out. Trying many emails
+ * from one address is held by that address's general limit.
+ */
 const LOGIN_PER_MINUTE = 10;
 
 /**
@@ -61,14 +65,12 @@ export interface CreateApiOptions {
   readonly firstAdminId?: () => Promise<string | null>;
 }
 
-/** The principal a non-public route acts for: 401 without credentials, 403 without the route's scope. */
-async function principalFor(route: ApiRoute, request: Request, authenticate: Authenticator): Promise<Principal | undefined> {
-  const principal = await authenticate(request, route.access);
-  if (route.access === 'public') return principal;
+/** Refuses a principal that may not call `route`: 401 without credentials, 403 without the route's scope. */
+function requireAccess(route: ApiRoute, principal: Principal | undefined): void {
+  if (route.access === 'public') return;
   if (principal === undefined) throw new ApiError(401, 'Unauthenticated', 'This route needs credentials.', 'Sign in (POST /api/v1/auth/login), or send an API key as X-API-Key.');
-  if (route.access === 'signed-in') return principal;
+  if (route.access === 'signed-in') return;
   if (!principal.scopes.includes(route.access)) throw new ApiError(403, 'MissingScope', `This key lacks the scope ${route.access}.`, `Create a key with --scope ${route.access}.`);
-  return principal;
 }
 
 /** The HTTP status an error is answered with: refusals by what they are, anything unexpected 500. */
@@ -185,13 +187,15 @@ export function createApi(runtime: ForgeRuntime, server: ApiServerState, options
     app.on(route.method.toUpperCase(), path, async (context) => {
       try {
         const address = context.env?.incoming?.socket.remoteAddress ?? 'unknown';
-        const principal = await principalFor(route, context.req.raw, authenticate);
+        const principal = await authenticate(context.req.raw, route.access);
+        // Counted before the access check, so requests with wrong keys or tokens (guesses) count against their address.
         const key = rateKey(principal, address);
         const decision = key === undefined ? undefined : requests?.take(key);
         if (decision !== undefined && !decision.allowed) {
           context.header('retry-after', String(decision.retryAfterSeconds));
           throw rateLimited(decision.retryAfterSeconds, 'requests');
         }
+        requireAccess(route, principal);
         const firstAdminId = principal === undefined || principal.via === 'operator' ? null : await (options.firstAdminId?.() ?? null);
         const responseHeaders = new Headers();
         const routeContext: RouteContext = {
@@ -209,12 +213,10 @@ export function createApi(runtime: ForgeRuntime, server: ApiServerState, options
         if (route.query !== undefined) route.query.parse(routeContext.query);
         if (route.path === '/auth/login' && logins !== undefined) {
           const email = String((routeContext.body as { email?: unknown } | undefined)?.email ?? '').trim().toLowerCase();
-          for (const key of [`address:${address}`, `email:${email}`]) {
-            const login = logins.take(key);
-            if (!login.allowed) {
-              context.header('retry-after', String(login.retryAfterSeconds));
-              throw rateLimited(login.retryAfterSeconds, 'sign-in attempts');
-            }
+          const login = logins.take(`address:${address} email:${email}`);
+          if (!login.allowed) {
+            context.header('retry-after', String(login.retryAfterSeconds));
+            throw rateLimited(login.retryAfterSeconds, 'sign-in attempts');
           }
         }
         // Streams and downloads last as long as they last; every other answer is due within the timeout.

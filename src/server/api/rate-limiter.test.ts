@@ -36,4 +36,20 @@ describe('rate limiter', () => {
     // 'kept' was used recently, so its (empty) bucket is still there: it stays refused.
     expect(limiter.take('kept').allowed).toBe(false);
   });
+
+  it('drops buckets that idled until full, and keeps the ones still refilling', () => {
+    let now = 0;
+    const limiter = new RateLimiter({ perMinute: 60, burst: 2, now: () => now });
+    for (let index = 0; index < 1_000; index += 1) limiter.take(`idle-${index}`);
+    now += 500;
+    limiter.take('busy');
+    limiter.take('busy');
+    expect(limiter.size).toBe(1_001);
+    // One second refills one token: the idle buckets (one spent) are full again, 'busy' (two spent) is not.
+    now += 1_000;
+    expect(limiter.take('late').allowed).toBe(true);
+    expect(limiter.size).toBe(2);
+    expect(limiter.take('busy').allowed).toBe(true);
+    expect(limiter.take('busy').allowed).toBe(false);
+  });
 });

@@ -23,8 +23,8 @@ interface Bucket {
 /**
  * Token buckets per caller, in this process's memory: each caller may spend `burst` requests at once
  * and then `perMinute` a minute. One process only — several servers behind a balancer each count
- * their own (the scaled mode will keep buckets in Redis). Memory is bounded by `maxKeys`; a dropped
- * bucket was idle longest, and an idle bucket refills to full anyway.
+ * their own (the scaled mode will keep buckets in Redis). A bucket idle until full is dropped (it is the
+ * same as none), and at most `maxKeys` are kept: past that the longest idle go first.
  */
 export class RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
@@ -44,9 +44,14 @@ export class RateLimiter {
   take(key: string): RateDecision {
     const now = this.now();
     const found = this.buckets.get(key);
-    const bucket = found === undefined ? { tokens: this.capacity, at: now } : { tokens: Math.min(this.capacity, found.tokens + (now - found.at) * this.perMs), at: now };
+    const bucket = { tokens: found === undefined ? this.capacity : this.tokensOf(found, now), at: now };
     // Re-inserted, so the map's order is least recently used first.
     this.buckets.delete(key);
+    // Idle buckets that have refilled are the same as none: dropped from the front, so the map shrinks once traffic does.
+    for (const [idleKey, idle] of this.buckets) {
+      if (this.tokensOf(idle, now) < this.capacity) break;
+      this.buckets.delete(idleKey);
+    }
     this.buckets.set(key, bucket);
     while (this.buckets.size > this.maxKeys) this.buckets.delete(this.buckets.keys().next().value!);
     if (bucket.tokens >= 1) {
@@ -54,6 +59,10 @@ export class RateLimiter {
       return { allowed: true, retryAfterSeconds: 0 };
     }
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / this.perMs / 1000)) };
+  }
+
+  private tokensOf(bucket: Bucket, now: number): number {
+    return Math.min(this.capacity, bucket.tokens + (now - bucket.at) * this.perMs);
   }
 
   /** How many callers are tracked now. */

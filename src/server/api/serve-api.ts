@@ -29,6 +29,8 @@ export interface ApiServerOptions {
   readonly allowedHosts?: readonly string[];
   /** Forge's MCP endpoint at `/mcp` (behind the same access rules): the registry tools and skills it offers; none when absent. */
   readonly mcp?: { readonly exposedTools: readonly string[]; readonly publishedSkills: readonly string[] };
+  /** The clock the rate limits refill by; default the system's (tests move it instead of waiting). */
+  readonly now?: () => number;
 }
 
 export interface ApiServer {
@@ -62,7 +64,7 @@ export async function serveApi(runtime: ForgeRuntime, options: ApiServerOptions 
     openSignup: auth === 'accounts' && options.openSignup === true,
   };
   const authenticate = auth === 'accounts' ? accountAuthenticator(runtime.accounts, runtime.apiKeys) : operatorAuthenticator;
-  const app = createApi(runtime, state, { authenticate, firstAdminId: () => runtime.accounts.firstAdminId(), limits: runtime.config.api });
+  const app = createApi(runtime, state, { authenticate, firstAdminId: () => runtime.accounts.firstAdminId(), limits: runtime.config.api, ...(options.now === undefined ? {} : { now: options.now }) });
   const api = getRequestListener(app.fetch);
   // The MCP SDK loads only when the endpoint is asked for.
   const mcp =
