@@ -218,6 +218,26 @@ describe('the HTTP API with a password, and /mcp beside it', () => {
     expect(await new ForgeClient({ baseUrl: server.listener.origin, token: password }).listRuns()).toEqual({ runs: [], next_cursor: null });
   });
 
+  it('slows password guessing: past 10 wrong passwords a minute an address is refused, the right one too, while other addresses go on', async () => {
+    const { request: httpRequest } = await import('node:http');
+    const from = (localAddress: string, token: string) =>
+      new Promise<number>((resolve, reject) => {
+        const request = httpRequest(`${server.listener.origin}/api/v1/runs`, { localAddress, headers: { authorization: `Bearer ${token}` } }, (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        });
+        request.on('error', reject);
+        request.end();
+      });
+    const statuses: number[] = [];
+    for (let guess = 0; guess < 12; guess += 1) statuses.push(await from('127.0.0.9', `wrong-password-guess-${guess}`));
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
+    expect(statuses.slice(10)).toEqual([429, 429]);
+    // A right guess now tells the guesser nothing.
+    expect(await from('127.0.0.9', password)).toBe(429);
+    expect(await from('127.0.0.10', password)).toBe(200);
+  });
+
   it('serves the exposed tools over MCP at /mcp, as recorded runs', async () => {
     const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
     const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');

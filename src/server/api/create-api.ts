@@ -9,7 +9,7 @@ import { apiRoutes } from './api-routes.js';
 import { operatorAuthenticator, type Authenticator } from './authenticator.js';
 import { CorsPolicy } from './cors-policy.js';
 import { openApiDocument } from './openapi.js';
-import { RateLimiter } from './rate-limiter.js';
+import { RateLimiter } from '../http/rate-limiter.js';
 
 /** What @hono/node-server hands each request: the Node request, for the caller's address. */
 interface NodeBindings {

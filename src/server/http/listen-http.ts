@@ -5,7 +5,11 @@ import { ConfigurationError } from '../../core/index.js';
 import { MIN_TOKEN_LENGTH } from './bearer-token.js';
 import { hostAllowList } from './host-allow-list.js';
 import { isLoopbackAddress } from './loopback-address.js';
+import { RateLimiter } from './rate-limiter.js';
 import { accessRefusal, type HttpAccessRules } from './request-access.js';
+
+/** Wrong tokens an address may send a minute; past that it is refused (429) until it may guess again, right token or not. */
+const TOKEN_GUESSES_PER_MINUTE = 10;
 
 /** A running HTTP listener. */
 export interface HttpListener {
@@ -78,9 +82,19 @@ export async function listenHttp(options: ListenHttpOptions): Promise<HttpListen
     ...(options.token === undefined ? {} : { token: options.token }),
     ...(options.allowedOrigins === undefined ? {} : { origins: options.allowedOrigins }),
   };
+  const guesses = new RateLimiter({ perMinute: TOKEN_GUESSES_PER_MINUTE, burst: TOKEN_GUESSES_PER_MINUTE });
   // Attached before the event loop can accept a first connection, so no request is served without the rules.
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const address = request.socket.remoteAddress ?? 'unknown';
+    // An address that used up its wrong guesses is refused before its token is even compared: a right guess then tells it nothing.
+    if (rules.token !== undefined && !guesses.available(address)) {
+      request.resume();
+      response.writeHead(429, { 'content-type': 'application/json', 'retry-after': '60' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Too many wrong access tokens from this address; try again in a minute.' }, id: null }));
+      return;
+    }
     const refusal = accessRefusal(request, rules);
+    // A missing token is no guess; a wrong one is.
+    if (refusal?.status === 401 && request.headers.authorization !== undefined) guesses.take(address);
     if (refusal !== undefined) {
       request.resume();
       response.writeHead(refusal.status, { 'content-type': 'application/json', ...refusal.headers }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: refusal.message }, id: null }));

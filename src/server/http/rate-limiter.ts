@@ -65,6 +65,12 @@ export class RateLimiter {
     return Math.min(this.capacity, bucket.tokens + (now - bucket.at) * this.perMs);
   }
 
+  /** Whether `key` has a request left, without spending it. */
+  available(key: string): boolean {
+    const found = this.buckets.get(key);
+    return found === undefined || this.tokensOf(found, this.now()) >= 1;
+  }
+
   /** How many callers are tracked now. */
   get size(): number {
     return this.buckets.size;
