@@ -33,35 +33,24 @@ function parseOrigins(text: string): string[] {
   return origins;
 }
 
-function wholeNumber(variable: string) {
+/** A whole-number setting of at least `min`, from its text; unset or blank is undefined. */
+function integerSetting(variable: string, min: 0 | 1) {
   return z
     .string()
     .optional()
     .transform((value, context) => {
       if (value === undefined || value.trim() === '') return undefined;
       const parsed = Number(value);
-      if (!Number.isInteger(parsed) || parsed < 0) {
-        context.addIssue({ code: 'custom', message: `${variable} must be a whole number (0 or more), got "${value}"` });
+      if (!Number.isInteger(parsed) || parsed < min) {
+        context.addIssue({ code: 'custom', message: `${variable} must be ${min === 1 ? 'a positive whole number' : 'a whole number (0 or more)'}, got "${value}"` });
         return z.NEVER;
       }
       return parsed;
     });
 }
 
-function positiveInteger(variable: string) {
-  return z
-    .string()
-    .optional()
-    .transform((value, context) => {
-      if (value === undefined || value.trim() === '') return undefined;
-      const parsed = Number(value);
-      if (!Number.isInteger(parsed) || parsed <= 0) {
-        context.addIssue({ code: 'custom', message: `${variable} must be a positive whole number, got "${value}"` });
-        return z.NEVER;
-      }
-      return parsed;
-    });
-}
+const positiveInteger = (variable: string) => integerSetting(variable, 1);
+const wholeNumber = (variable: string) => integerSetting(variable, 0);
 
 /** The environment variables Forge reads for its own settings (vendor keys are read where used). */
 export const forgeEnvironmentSchema = z.object({

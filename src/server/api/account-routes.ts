@@ -13,13 +13,12 @@ import {
   type SignedInBody,
 } from './account-schemas.js';
 import { ApiError, type ApiRoute, type RouteContext } from './api-route.js';
+import { signedInAccount } from './owned-records.js';
 import { REFRESH_COOKIE, clearedSessionCookies, cookieValue, sessionCookies } from './session-cookies.js';
 
 /** Account routes answer only on a server with accounts. */
 function requireAccounts(context: RouteContext): void {
-  if (context.server.auth !== 'accounts') {
-    throw new ApiError(404, 'AccountsNotEnabled', `This server runs without accounts (auth: ${context.server.auth}).`, 'Add an account (forge users add <email> --admin) and start the server with --auth accounts.');
-  }
+  if (context.server.auth !== 'accounts') signedInAccount(context, 'Sign-in and keys are per account.');
 }
 
 /** The session's answer: the tokens in the body (for API clients) and as cookies (for browsers). */
@@ -38,10 +37,7 @@ function signedInAnswer(context: RouteContext, signedIn: SignedIn): SignedInBody
 
 /** The signed-in account behind a request (keys are made by people, not by other keys). */
 function accountOf(context: RouteContext): string {
-  requireAccounts(context);
-  const userId = context.principal?.userId;
-  if (userId === undefined || userId === null) throw new ApiError(401, 'Unauthenticated', 'This route needs a signed-in account.', 'Sign in (POST /api/v1/auth/login).');
-  return userId;
+  return signedInAccount(context, 'Service keys are per account.');
 }
 
 /** Sign-in, refresh, sign-out, sign-up, who-am-I and service keys. */

@@ -1,5 +1,5 @@
-import { NotFoundError, type ApprovalRecord, type ConversationRecord, type RunRecord } from '../../core/index.js';
-import type { RouteContext } from './api-route.js';
+import { NotFoundError, type ApprovalRecord, type ConversationRecord, type ErrorInfo, type RunRecord } from '../../core/index.js';
+import { ApiError, type RouteContext } from './api-route.js';
 
 /** The records a request may touch: the caller's own, by the rules of `RouteContext.owns`. */
 
@@ -37,4 +37,21 @@ export async function ownedApprovals(context: RouteContext, approvals: readonly 
 /** The account new records of this request belong to: none for the operator. */
 export function newRecordOwner(context: RouteContext): string | null {
   return context.principal?.via === 'operator' ? null : (context.principal?.userId ?? null);
+}
+
+/**
+ * The signed-in account a per-account route acts for; `AccountsNotEnabled` (404) on a server without
+ * accounts, where `what` says what the route keeps per account.
+ */
+export function signedInAccount(context: RouteContext, what: string): string {
+  const userId = context.principal?.userId;
+  if (context.server.auth !== 'accounts' || userId === undefined || userId === null) {
+    throw new ApiError(404, 'AccountsNotEnabled', `${what} This server runs without accounts (auth: ${context.server.auth}).`, 'Add an account (forge users add <email> --admin) and start the server with --auth accounts.');
+  }
+  return userId;
+}
+
+/** A run's error as an answer shows it: name, message and hint, nothing else of it. */
+export function errorView(error: ErrorInfo | null): { name: string; message: string; hint?: string } | null {
+  return error === null ? null : { name: error.name, message: error.message, ...(error.hint === undefined ? {} : { hint: error.hint }) };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CREDENTIAL_PROVIDERS, NotFoundError, type ProviderKeyRecord } from '../../core/index.js';
-import { ApiError, type ApiRoute, type RouteContext } from './api-route.js';
+import type { ApiRoute, RouteContext } from './api-route.js';
+import { signedInAccount } from './owned-records.js';
 
 const providerKeySchema = z
   .object({ provider: z.enum(CREDENTIAL_PROVIDERS), last4: z.string().describe('The last 4 characters: all of a key that is ever shown again.'), created_at: z.string(), updated_at: z.string() })
@@ -15,11 +16,7 @@ function view(record: ProviderKeyRecord): z.infer<typeof providerKeySchema> {
 
 /** Provider keys are an account's; a server without accounts uses its environment's. */
 function accountOf(context: RouteContext): string {
-  const userId = context.principal?.userId;
-  if (context.server.auth !== 'accounts' || userId === undefined || userId === null) {
-    throw new ApiError(404, 'AccountsNotEnabled', 'Provider keys are kept per account; this server runs without accounts and uses its environment\'s keys.', 'Set OPENAI_API_KEY (or another vendor\'s) where the server runs, or use --auth accounts.');
-  }
-  return userId;
+  return signedInAccount(context, 'Provider keys are kept per account; without accounts the server uses its environment\'s keys (OPENAI_API_KEY, …).');
 }
 
 /** An account's model provider keys: sealed at rest, used by its runs, never shown again. */

@@ -3,7 +3,7 @@ import { parseSkillDocument, SkillConflictError } from '../../skills/index.js';
 import { runSkill } from '../../runtime/index.js';
 import type { SkillDocument } from '../../skills/index.js';
 import type { ApiRoute, RouteContext } from './api-route.js';
-import { newRecordOwner, requireOwnedRun } from './owned-records.js';
+import { errorView, newRecordOwner, requireOwnedRun } from './owned-records.js';
 import {
   importSkillRequestSchema,
   runSkillRequestSchema,
@@ -91,7 +91,7 @@ export const skillRoutes: readonly ApiRoute[] = [
         answer: result.answer,
         llm_calls: result.llm_calls,
         cost_usd: result.cost_usd,
-        error: result.error === null ? null : { name: result.error.name, message: result.error.message, ...(result.error.hint === undefined ? {} : { hint: result.error.hint }) },
+        error: errorView(result.error),
       };
     },
   },

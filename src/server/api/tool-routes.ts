@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { callTool } from '../../runtime/index.js';
 import type { ApiRoute } from './api-route.js';
-import { newRecordOwner } from './owned-records.js';
+import { errorView, newRecordOwner } from './owned-records.js';
 
 const toolSchema = z
   .object({ name: z.string(), description: z.string(), risk: z.enum(['low', 'medium', 'high']), side_effect: z.enum(['read', 'write']) })
@@ -47,7 +47,7 @@ export const toolRoutes: readonly ApiRoute[] = [
         run_id: result.run_id,
         status: result.status,
         output: result.answer,
-        error: result.error === null ? null : { name: result.error.name, message: result.error.message, ...(result.error.hint === undefined ? {} : { hint: result.error.hint }) },
+        error: errorView(result.error),
       };
     },
   },
