@@ -59,6 +59,8 @@ export const CONFIG_SETTINGS = {
   history_tokens: { variable: 'FORGE_HISTORY_TOKENS', kind: 'count', default: '24000', description: 'how many tokens of a conversation are sent again' },
   approval_timeout: { variable: 'FORGE_APPROVAL_TIMEOUT', kind: 'count', default: '3600', description: 'seconds a call waits for its approval' },
   require_approval: { variable: 'FORGE_REQUIRE_APPROVAL', kind: 'list', default: 'empty', description: 'tools whose every call needs an approval, by exact name' },
+  workspace: { variable: 'FORGE_WORKSPACE', kind: 'text', default: '<home>/workspace', description: 'the folder the workspace tools (files, git, shell) work in' },
+  enable_tools: { variable: 'FORGE_ENABLE_TOOLS', kind: 'list', default: 'none', description: 'optional tool groups in the catalog: files, git, shell, browser' },
 } as const satisfies Record<string, SettingDefinition>;
 
 export type ConfigKey = keyof typeof CONFIG_SETTINGS;

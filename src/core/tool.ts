@@ -2,8 +2,10 @@ import type { z } from 'zod';
 import type { GuardedFetch } from './network.js';
 import type { UtilityModel } from './model.js';
 
-/** How much harm a tool can do when misused; the policy hook decides on it. */
-export type RiskLevel = 'low' | 'medium' | 'high';
+/** How much harm a tool can do when misused; the policy's defaults decide on it (critical: blocked unless a rule allows it). */
+export type RiskLevel = 'low' | 'medium' | 'high' | 'critical';
+
+export const RISK_LEVELS = ['low', 'medium', 'high', 'critical'] as const satisfies readonly RiskLevel[];
 
 /**
  * Whether a call can change anything: `read` never does (a lookup, a search, a page read); `write` may
@@ -22,6 +24,11 @@ export interface ToolContext {
   readonly fetch: GuardedFetch;
   /** A small model for auxiliary work (e.g. query translation); absent when none is configured. */
   readonly utilityModel: UtilityModel | undefined;
+  /**
+   * The folder the run's workspace tools (files, git, shell) work in, absolute; absent when the run has
+   * none set, and the tools then use the installation's (FORGE_WORKSPACE, default FORGE_HOME/workspace).
+   */
+  readonly workspace?: string;
   /**
    * Shows lines the tool logged to the person watching the run (a sandboxed tool's `forge.log`): the
    * dispatch choke point records them as one `tool-log` event before the call's result. The model never

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { resolveLayeredSettings } from '../config/index.js';
 import { ConfigurationError } from '../core/index.js';
 import { databaseUrlFromEnv } from '../store/index.js';
+import { OPTIONAL_TOOL_GROUPS, type OptionalToolGroup } from '../tools/tool-groups.js';
 
 export type Environment = Readonly<Record<string, string | undefined>>;
 
@@ -86,6 +87,10 @@ export const forgeEnvironmentSchema = z.object({
   FORGE_CORS_ORIGINS: z.string().optional(),
   /** Tools whose every call needs an approval, by exact name, commas between. */
   FORGE_REQUIRE_APPROVAL: z.string().optional(),
+  /** The folder the workspace tools (files, git, shell) work in; default FORGE_HOME/workspace. */
+  FORGE_WORKSPACE: z.string().optional(),
+  /** The optional tool groups in the catalog: files, git, shell, browser (commas between); default none. */
+  FORGE_ENABLE_TOOLS: z.string().optional(),
 });
 
 export interface ForgeConfig {
@@ -108,6 +113,10 @@ export interface ForgeConfig {
   readonly requireApproval: readonly string[];
   /** The HTTP API's limits (`forge serve`). */
   readonly api: ApiLimits;
+  /** The folder the workspace tools work in, absolute (FORGE_WORKSPACE, default FORGE_HOME/workspace). */
+  readonly workspace: string;
+  /** The optional tool groups put in the catalog (FORGE_ENABLE_TOOLS). */
+  readonly enabledToolGroups: readonly OptionalToolGroup[];
   /** The whole environment, for vendor variables read by the model and search layers. */
   readonly env: Environment;
 }
@@ -152,6 +161,15 @@ export function configFromEnvironment(env: Environment, cwd: string = process.cw
       timeoutMs: (settings.FORGE_API_TIMEOUT ?? 60) * 1000,
       corsOrigins: parseOrigins(settings.FORGE_CORS_ORIGINS ?? ''),
     },
+    workspace: path.resolve(cwd, settings.FORGE_WORKSPACE?.trim() || path.join(home, 'workspace')),
+    enabledToolGroups: parseToolGroups(settings.FORGE_ENABLE_TOOLS ?? ''),
     env,
   };
+}
+
+function parseToolGroups(text: string): OptionalToolGroup[] {
+  const names = text.split(',').map((name) => name.trim().toLowerCase()).filter((name) => name !== '');
+  const unknown = names.find((name) => !(OPTIONAL_TOOL_GROUPS as readonly string[]).includes(name));
+  if (unknown !== undefined) throw new ConfigurationError('FORGE_ENABLE_TOOLS', `"${unknown}" is not a tool group; choose among ${OPTIONAL_TOOL_GROUPS.join(', ')}, commas between.`);
+  return [...new Set(names)] as OptionalToolGroup[];
 }

@@ -3,7 +3,7 @@ import { toolStatusSchema } from '../../core/index.js';
 import { toolboxEntrySchema } from '../../synthesis/toolbox/index.js';
 import { anyJsonSchema, costSchema, durationSchema, nestedErrorSchema } from './common-schemas.js';
 
-const riskSchema = z.enum(['low', 'medium', 'high']);
+const riskSchema = z.enum(['low', 'medium', 'high', 'critical']);
 const sideEffectSchema = z.enum(['read', 'write']);
 const capabilitiesSchema = toolboxEntrySchema.shape.capabilities;
 /** A toolbox entry, its cost a figure like every other. */

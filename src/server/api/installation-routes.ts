@@ -19,7 +19,7 @@ const toolDetailSchema = z
     name: z.string(),
     description: z.string(),
     registered: z.boolean().describe('Whether runs can call it now.'),
-    risk: z.enum(['low', 'medium', 'high']).nullable(),
+    risk: z.enum(['low', 'medium', 'high', 'critical']).nullable(),
     side_effect: z.enum(['read', 'write']).nullable(),
     input_schema: z.unknown(),
     toolbox_status: z.string().nullable().describe('For a toolbox tool: its verification status.'),

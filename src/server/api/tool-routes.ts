@@ -4,7 +4,7 @@ import type { ApiRoute } from './api-route.js';
 import { errorView, newRecordOwner } from './owned-records.js';
 
 const toolSchema = z
-  .object({ name: z.string(), description: z.string(), risk: z.enum(['low', 'medium', 'high']), side_effect: z.enum(['read', 'write']) })
+  .object({ name: z.string(), description: z.string(), risk: z.enum(['low', 'medium', 'high', 'critical']), side_effect: z.enum(['read', 'write']) })
   .strict();
 
 export const toolListSchema = z.object({ tools: z.array(toolSchema) }).strict();

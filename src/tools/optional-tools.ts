@@ -1,0 +1,23 @@
+import type { AnyTool, GuardedFetch } from '../core/index.js';
+import type { OptionalToolGroup } from './tool-groups.js';
+
+/** What the optional tools are made with. */
+export interface OptionalToolOptions {
+  /** The installation's workspace folder (a run's `context.workspace` overrides it). */
+  readonly workspace: string;
+  /** The SSRF-guarded fetch, for tools that reach the network (the browser routes every request through it). */
+  readonly fetch: GuardedFetch;
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+const factories: Record<OptionalToolGroup, (options: OptionalToolOptions) => AnyTool[]> = {
+  files: () => [],
+  git: () => [],
+  shell: () => [],
+  browser: () => [],
+};
+
+/** The tools of the groups enabled (FORGE_ENABLE_TOOLS), in the groups' order. */
+export function createOptionalTools(groups: readonly OptionalToolGroup[], options: OptionalToolOptions): AnyTool[] {
+  return groups.flatMap((group) => factories[group](options));
+}
