@@ -11,7 +11,8 @@ import path from 'node:path';
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { generateText, stepCountIs, streamText, tool } from 'ai';
 import { z } from 'zod';
-import { defaultPolicy, refuseApprovals, runAgent } from '../src/agent/index.js';
+import { refuseApprovals, runAgent } from '../src/agent/index.js';
+import { builtInPolicy } from '../src/policy/index.js';
 import { defineTool, type GuardedFetch } from '../src/core/index.js';
 import { InProcessEventBus, createRunEmitter } from '../src/events/index.js';
 import { CostMeter } from '../src/llm/index.js';
@@ -106,7 +107,7 @@ async function main(): Promise<void> {
       registry,
       emitter,
       meter: new CostMeter(runId),
-      policy: defaultPolicy,
+      policy: builtInPolicy,
       approvals: refuseApprovals,
       toolContext: { fetch: noNetwork, utilityModel: undefined },
       maxIterations: ITERATIONS + 1,
@@ -129,7 +130,7 @@ async function main(): Promise<void> {
           registry,
           emitter: run.emitter,
           meter: run.meter,
-          policy: defaultPolicy,
+          policy: builtInPolicy,
           approvals: refuseApprovals,
           toolContext: { fetch: noNetwork, utilityModel: undefined },
           maxIterations: ITERATIONS + 1,

@@ -119,7 +119,7 @@ describe('the --json contract of every command', () => {
     };
     world.mock.on({ userMessage: 'What is the contract?', hasToolResult: false }, { toolCalls: [{ id: 'call_search', name: 'web_search', arguments: { query: 'lumen release notes' } }] });
     world.mock.on({ toolCallId: 'call_search' }, { content: 'The contract is one JSON convention.' });
-    for (const id of ['call_approve', 'call_deny', 'call_cancel']) {
+    for (const id of ['call_approve', 'call_deny', 'call_always', 'call_cancel']) {
       world.mock.on({ userMessage: `post for ${id}`, hasToolResult: false }, { toolCalls: [{ id, name: 'http_request', arguments: { url: `http://hooks.forge-fixture.dev:${hookPort}/${id}`, method: 'POST', body: '{}' } }] });
       world.mock.on({ toolCallId: id }, { content: `Done with ${id}.` });
     }
@@ -207,6 +207,19 @@ describe('the --json contract of every command', () => {
     await record('approvals approve', ['approvals', 'approve', approveId, 'call_approve', '--json'], { FORGE_REQUIRE_APPROVAL: 'http_request' });
     const denyId = await waitingRun('post for call_deny');
     await record('approvals deny', ['approvals', 'deny', denyId, 'call_deny', '--reason', 'not this one', '--json'], { FORGE_REQUIRE_APPROVAL: 'http_request' });
+    const alwaysId = await waitingRun('post for call_always');
+    const always = await record('approvals approve', ['approvals', 'approve', alwaysId, 'call_always', '--always', '--json'], { FORGE_REQUIRE_APPROVAL: 'http_request' });
+    await record('approvals grants', ['approvals', 'grants', '--json']);
+    await record('approvals revoke', ['approvals', 'revoke', (always['grant'] as { id: string }).id, '--json']);
+    await record('policy set', ['policy', 'set', 'http_request', 'block', '--when', 'method not_in GET,HEAD', '--message', 'no writes', '--json']);
+    await record('policy default', ['policy', 'default', 'medium', 'require_approval', '--json']);
+    await record('policy show', ['policy', 'show', '--json']);
+    await record('policy test', ['policy', 'test', 'http_request', '--input', JSON.stringify({ url: 'https://example.com/', method: 'POST' }), '--json']);
+    await record('policy unset', ['policy', 'unset', 'http_request', '--when', 'method not_in GET,HEAD', '--json']);
+    await record('policy versions', ['policy', 'versions', '--json']);
+    await record('policy rollback', ['policy', 'rollback', '1', '--json']);
+    await record('policy default', ['policy', 'default', 'medium', 'unset', '--json']);
+    await record('policy unset', ['policy', 'unset', 'http_request', '--when', 'method not_in GET,HEAD', '--json']);
     const cancelId = await waitingRun('post for call_cancel');
     await record('runs cancel', ['runs', 'cancel', cancelId, '--json']);
     await record('runs delete', ['runs', 'delete', cancelId, '--json']);

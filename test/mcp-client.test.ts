@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ForgeEvent, Store } from '../src/core/index.js';
-import { defaultPolicy, refuseApprovals } from '../src/agent/index.js';
+import { refuseApprovals } from '../src/agent/index.js';
+import { builtInPolicy } from '../src/policy/index.js';
 import { InProcessEventBus, createRunEmitter } from '../src/events/index.js';
 import { SecretRedactor } from '../src/redaction/index.js';
 import { openStore } from '../src/store/index.js';
@@ -69,7 +70,7 @@ async function harness(allowed: readonly FixtureMcpServer[], stdio: 'allow' | 'r
       { name, input, callId: `call-${events.length}`, iteration: null },
       {
         tools: registry.snapshot(),
-        policy: defaultPolicy,
+        policy: builtInPolicy,
         approvals: refuseApprovals,
         emitter,
         context: { runId: 'run-mcp', signal: AbortSignal.timeout(10_000), fetch: async () => Promise.reject(new Error('unused')), utilityModel: undefined },

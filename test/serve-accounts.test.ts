@@ -249,6 +249,15 @@ describe('the HTTP API with accounts', () => {
     await ada.publishProduct({ ...product, name: 'ada-product' });
     const purchase = await ada.runProduct('ada-product', { key: 'forge' });
     await runtime.marketplace.settled();
+    const grantRun = await waitingRun();
+    await ada.answerApproval(grantRun, 'ledger_1', 'approve', { always: 'run' });
+    await settled(grantRun);
+    const freshGrant = async () => {
+      const runId = await waitingRun();
+      const answered = await ada.answerApproval(runId, 'ledger_1', 'approve', { always: 'run' });
+      await settled(runId);
+      return { grant_id: answered.grant!.id };
+    };
     const run = async () => ({ run_id: finishedRun.run_id });
     const waiting = async () => ({ run_id: await waitingRun(), call_id: 'ledger_1' });
     const rows: Record<string, MatrixRow> = {
@@ -268,6 +277,16 @@ describe('the HTTP API with accounts', () => {
       'GET /approvals': { params: async () => ({}), touches: 'list' },
       'POST /approvals/:run_id/:call_id/approve': { params: waiting, body: {}, touches: 'record' },
       'POST /approvals/:run_id/:call_id/deny': { params: waiting, body: { reason: 'not now' }, touches: 'record' },
+      'GET /approvals/grants': { params: async () => ({}), touches: 'list' },
+      'POST /approvals/grants/:grant_id/revoke': { params: freshGrant, body: {}, touches: 'record' },
+      'GET /policy': { params: async () => ({}), touches: 'self' },
+      'GET /policy/versions': { params: async () => ({}), touches: 'self' },
+      'POST /policy/test': { params: async () => ({}), body: { tool: 'lookup', input: { key: 'matrix' } }, touches: 'self' },
+      'POST /policy/rules': { params: async () => ({}), body: { rule: { tool: 'lookup', decision: 'allow' }, message: 'matrix' }, touches: 'installation' },
+      'POST /policy/rules/remove': { params: async () => ({}), body: { tool: 'no_such_tool' }, touches: 'installation' },
+      'POST /policy/defaults': { params: async () => ({}), body: { risk: 'low', decision: 'allow' }, touches: 'installation' },
+      'POST /policy/replace': { params: async () => ({}), body: { document: { version: 1, rules: [] } }, touches: 'installation' },
+      'POST /policy/rollback': { params: async () => ({}), body: { version: 1 }, touches: 'installation' },
       'POST /auth/login': { params: async () => ({}), body: { email: 'bob@example.com', password: PASSWORD }, touches: 'self' },
       'POST /auth/refresh': { params: async () => ({}), body: { refresh_token: 'nosuchsession.secret' }, touches: 'self' },
       'POST /auth/signup': { params: async () => ({}), body: { email: 'mallory@example.com', password: PASSWORD }, touches: 'self' },
@@ -321,7 +340,7 @@ describe('the HTTP API with accounts', () => {
     await ada.revokeApiKey(revoked.split('_')[1]!);
     // Logout ends the session that sends it: it gets a session of its own, and runs last.
     const ordered = [...apiRoutes].sort((a, b) => Number(a.path === '/auth/logout') - Number(b.path === '/auth/logout'));
-    const adaRecords = JSON.stringify([finishedRun.run_id, conversation.conversation_id, ownKey.api_key.key_id, skill, purchase.purchase_id]);
+    const adaRecords = JSON.stringify([finishedRun.run_id, grantRun, conversation.conversation_id, ownKey.api_key.key_id, skill, purchase.purchase_id]);
 
     for (const route of ordered) {
       const row = rows[keyOf(route)]!;

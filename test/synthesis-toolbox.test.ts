@@ -2,7 +2,8 @@ import { access, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { defaultPolicy, refuseApprovals } from '../src/agent/index.js';
+import { refuseApprovals } from '../src/agent/index.js';
+import { builtInPolicy } from '../src/policy/index.js';
 import type { ForgeEvent, GuardedFetch, Store } from '../src/core/index.js';
 import { InProcessEventBus, createRunEmitter } from '../src/events/index.js';
 import { openStore } from '../src/store/index.js';
@@ -94,7 +95,7 @@ describe('the toolbox in the store, and `forge tools add` through the verificati
     const emitter = createRunEmitter(bus, 'call-test');
     const outcome = await dispatchToolCall(
       { name: 'count_links', input: { url: web.pages.article }, callId: 'c1', iteration: null },
-      { tools: secondRegistry.snapshot(), policy: defaultPolicy, approvals: refuseApprovals, emitter, context: { runId: 'call-test', signal: new AbortController().signal, fetch, utilityModel: undefined } },
+      { tools: secondRegistry.snapshot(), policy: builtInPolicy, approvals: refuseApprovals, emitter, context: { runId: 'call-test', signal: new AbortController().signal, fetch, utilityModel: undefined } },
     );
     expect(outcome.ok).toBe(true);
     expect(outcome.ok && outcome.untrusted).toBe(true);

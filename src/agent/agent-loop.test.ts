@@ -6,7 +6,8 @@ import { InProcessEventBus, createRunEmitter } from '../events/index.js';
 import { CostMeter, resolveModel } from '../llm/index.js';
 import { ToolRegistry } from '../tools/index.js';
 import { runAgent } from './agent-loop.js';
-import { defaultPolicy, refuseApprovals } from './policy/default-policy.js';
+import { builtInPolicy } from '../policy/index.js';
+import { refuseApprovals } from './policy/refuse-approvals.js';
 
 const noNetwork: GuardedFetch = async () => {
   throw new Error('no network in this test');
@@ -41,7 +42,7 @@ async function run(task: string, slug: string, env: Record<string, string>, maxI
     registry,
     emitter,
     meter: new CostMeter(emitter.runId),
-    policy: defaultPolicy,
+    policy: builtInPolicy,
     approvals: refuseApprovals,
     toolContext: { fetch: noNetwork, utilityModel: undefined },
     maxIterations,

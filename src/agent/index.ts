@@ -1,6 +1,6 @@
 export { DEFAULT_MAX_ITERATIONS, agentRules, runAgent, type AgentRunOptions, type AgentRunResult, type RunStep } from './agent-loop.js';
 export { DEFAULT_MEMORY_BOUNDS, boundHistory, type MemoryBounds } from './conversation-memory.js';
-export { defaultPolicy, policyRequiringApproval, refuseApprovals } from './policy/default-policy.js';
+export { refuseApprovals } from './policy/refuse-approvals.js';
 export { DEFAULT_SYSTEM_PROMPT, buildSystemPrompt } from './system-prompt.js';
 export { providerToolsFrom, streamMeteredModelTurn, streamModelTurn, type LoopMessage, type MeteredModelTurn, type ModelToolCall, type ModelTurn } from './model-turn.js';
 export { finishRun, type RunSummary } from './finish-run.js';

@@ -3,6 +3,7 @@ import { registerReplayCommand } from './commands/replay-command.js';
 import { registerRunCommand } from './commands/run-command.js';
 import { registerRunsCommand } from './commands/runs-command.js';
 import { registerApprovalsCommand } from './commands/approvals-command.js';
+import { registerPolicyCommand } from './commands/policy-command.js';
 import { registerStatsCommand } from './commands/stats-command.js';
 import { registerToolsCommand } from './commands/tools-command.js';
 import { registerMcpCommand } from './commands/mcp-command.js';
@@ -60,6 +61,7 @@ shows each value and its source). The home is FORGE_HOME, else an existing ./.fo
   registerMcpCommand(program);
   registerRunsCommand(program);
   registerApprovalsCommand(program);
+  registerPolicyCommand(program);
   registerServeCommand(program);
   registerUsersCommand(program);
   registerApiKeysCommand(program);

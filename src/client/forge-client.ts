@@ -1,6 +1,9 @@
 import { forgeEventSchema, type ForgeEvent } from '../core/index.js';
+import { policyChangeSchema, policyShowSchema, policyTestSchema } from '../policy/policy-views.js';
 import {
   approvalAnswerSchema,
+  approvalGrantListSchema,
+  approvalGrantSchema,
   approvalListSchema,
   conversationDetailSchema,
   conversationListSchema,
@@ -251,8 +254,32 @@ export class ForgeClient {
     return (await this.call('GET', '/api/v1/approvals', approvalListSchema)).approvals;
   }
 
-  answerApproval(runId: string, callId: string, decision: 'approve' | 'deny', options: { reason?: string; digest?: string } = {}): Promise<ApprovalAnswer> {
+  answerApproval(runId: string, callId: string, decision: 'approve' | 'deny', options: { reason?: string; digest?: string; always?: 'run' } = {}): Promise<ApprovalAnswer> {
     return this.call('POST', `/api/v1/approvals/${encodeURIComponent(runId)}/${encodeURIComponent(callId)}/${decision}`, approvalAnswerSchema, options);
+  }
+
+  /** The standing "approve always" grants of the caller's runs. */
+  async listApprovalGrants(): Promise<z.infer<typeof approvalGrantListSchema>['grants']> {
+    return (await this.call('GET', '/api/v1/approvals/grants', approvalGrantListSchema)).grants;
+  }
+
+  async revokeApprovalGrant(grantId: string): Promise<z.infer<typeof approvalGrantSchema>['grant']> {
+    return (await this.call('POST', `/api/v1/approvals/grants/${encodeURIComponent(grantId)}/revoke`, approvalGrantSchema, {})).grant;
+  }
+
+  /** A scope's policy in force (default the installation's). */
+  getPolicy(scope = 'installation'): Promise<z.infer<typeof policyShowSchema>> {
+    return this.call('GET', `/api/v1/policy?scope=${encodeURIComponent(scope)}`, policyShowSchema);
+  }
+
+  /** What would happen to a call, and why, without making it. */
+  testPolicy(request: { tool: string; input?: unknown; scopes?: string[] }): Promise<z.infer<typeof policyTestSchema>> {
+    return this.call('POST', '/api/v1/policy/test', policyTestSchema, request);
+  }
+
+  /** Adds a rule to a scope, or replaces the one with the same tool and conditions (admin). */
+  setPolicyRule(rule: unknown, options: { scope?: string; message?: string } = {}): Promise<z.infer<typeof policyChangeSchema>> {
+    return this.call('POST', '/api/v1/policy/rules', policyChangeSchema, { rule, ...options });
   }
 
   /**

@@ -94,6 +94,9 @@ export const eventSchemas = {
     call_id: z.string(),
     decision: z.enum(['approved', 'denied', 'expired']),
     reason: z.string().nullable(),
+    /** The "approve always" grant this answer made, or that approved the call without asking. */
+    grant_id: z.string().optional(),
+    grant_scope: z.string().optional(),
   }),
   'model-call-start': event('model-call-start', { model: z.string(), iteration: z.number().int() }),
   'model-call': event('model-call', {
@@ -126,6 +129,8 @@ export const eventSchemas = {
     tool: z.string(),
     decision: policyDecisionKindSchema,
     reason: z.string(),
+    /** The rule that decided (`installation v3 rule 2 (shell: block when …)`, `built-in default for high risk`). */
+    rule: z.string().optional(),
   }),
   'tool-result': event('tool-result', {
     call_id: z.string(),

@@ -2,6 +2,7 @@ import type { AccountStore } from './account-store.js';
 import type { MarketplaceStore } from './marketplace-store.js';
 import type { ProviderKeyStore } from './provider-key-store.js';
 import type { ApprovalStore } from './approval-store.js';
+import type { PolicyStore } from './policy-store.js';
 import type { ConversationStore } from './conversation-store.js';
 import type { EventStore } from './event-store.js';
 import type { McpServerStore } from './mcp-server-store.js';
@@ -39,8 +40,10 @@ export interface Store {
   readonly stats: StatsStore;
   /** Each loop run's last checkpoint (`forge run --resume`). */
   readonly runStates: RunStateStore;
-  /** Calls waiting for, or answered by, a person. */
+  /** Calls waiting for, or answered by, a person; standing "approve always" grants. */
   readonly approvals: ApprovalStore;
+  /** Versioned policy documents per scope. */
+  readonly policies: PolicyStore;
   /** Users, their sessions and service keys (`forge serve` with accounts). */
   readonly accounts: AccountStore;
   /** Skills packaged as products, and the ledger of their customer runs. */

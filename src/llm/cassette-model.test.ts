@@ -4,7 +4,8 @@ import path from 'node:path';
 import { LLMock } from '@copilotkit/aimock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { runAgent, defaultPolicy, refuseApprovals } from '../agent/index.js';
+import { runAgent, refuseApprovals } from '../agent/index.js';
+import { builtInPolicy } from '../policy/index.js';
 import { defineTool, type GuardedFetch } from '../core/index.js';
 import { InProcessEventBus, createRunEmitter } from '../events/index.js';
 import { ToolRegistry } from '../tools/index.js';
@@ -37,7 +38,7 @@ async function run(task: string, model: ResolvedModel, port: string) {
     registry,
     emitter,
     meter: new CostMeter(emitter.runId),
-    policy: defaultPolicy,
+    policy: builtInPolicy,
     approvals: refuseApprovals,
     toolContext: { fetch: noNetwork, utilityModel: undefined },
     maxRetries: 0,

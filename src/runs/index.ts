@@ -3,5 +3,6 @@ export { endInterruptedRuns, processAlive } from './interrupted-runs.js';
 export { AmbiguousRunIdError, resolveRun } from './run-reference.js';
 export { RunNotDeletableError, RunNotResumableError, RunService, newRunId, type ActiveRun, type DeletedRun, type ResumeSpec, type ResumedRun, type RunHandle, type RunServiceOptions, type RunSpec } from './run-service.js';
 export { runView, type RunView } from './run-view.js';
-export { DEFAULT_APPROVAL_TIMEOUT_MS, StoredApprovalGate } from './stored-approval-gate.js';
-export { approvalView, type ApprovalView } from './approval-view.js';
+export { DEFAULT_APPROVAL_TIMEOUT_MS, StoredApprovalGate, type StoredApprovalGateOptions } from './stored-approval-gate.js';
+export { approvalGrantView, approvalGrantViewSchema, approvalView, approvalViewSchema, type ApprovalGrantView, type ApprovalView } from './approval-view.js';
+export { ApprovalSealer, describeSealCheck, type SealCheck } from './approval-seal.js';

@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { finishRun } from '../agent/index.js';
-import { ForgeError, NotFoundError, type ApprovalRecord, type ErrorInfo, type HaltReason, type RunStatus } from '../core/index.js';
-import { processAlive, StoredApprovalGate } from '../runs/index.js';
+import { ForgeError, NotFoundError, type ApprovalGrant, type ApprovalRecord, type ErrorInfo, type HaltReason, type RunStatus } from '../core/index.js';
+import { processAlive } from '../runs/index.js';
+import { storedApprovals } from './stored-approvals.js';
 import type { ForgeRuntime, RunTaskResult } from './forge-runtime.js';
 import { beginResume, resumeTask, type ResumeTaskOptions } from './resume-task.js';
 
@@ -30,10 +32,16 @@ export interface AnswerApprovalOptions {
   readonly resume?: Omit<ResumeTaskOptions, 'approvals'>;
   /** Go on with the run without waiting for it (a server answering a request); `resumed` is then null and `resuming` true. */
   readonly background?: boolean;
+  /** With an approval: approve every later call of this tool in this run without asking (a recorded, revocable grant). */
+  readonly always?: 'run';
+  /** Who answers (an account id, `operator`, `cli`); kept with a grant. Default `cli`. */
+  readonly answeredBy?: string;
 }
 
 export interface AnswerApprovalResult {
   readonly approval: ApprovalRecord;
+  /** The "approve always" grant the answer made, when asked for. */
+  readonly grant: ApprovalGrant | null;
   /** The run's result when this process resumed it (nobody else was waiting); null when its own process goes on with it. */
   readonly resumed: RunTaskResult | null;
   /** Whether this process went on with the run (in the background when asked). */
@@ -62,19 +70,43 @@ export async function answerApproval(runtime: ForgeRuntime, given: AnswerApprova
     await expireRun(runtime, options.runId);
     throw new ApprovalAnswerError(`The request for ${options.callId} expired at ${existing.expiresAt}; run ${options.runId} failed (approval_expired).`, 'Run the task again.');
   }
-  const settled = await store.approvals.settle(options.runId, options.callId, options.decision, options.reason ?? null);
+  if (options.always !== undefined && options.decision !== 'approved') throw new ApprovalAnswerError('"Approve always" goes with an approval, not a denial.', 'Deny without --always, or approve with it.');
+  const answeredAt = new Date().toISOString();
+  const seal = runtime.approvalSealer.sealAnswer({ ...existing, status: options.decision, answeredAt });
+  const settled = await store.approvals.settle(options.runId, options.callId, { to: options.decision, reason: options.reason ?? null, answeredAt, seal });
   if (settled === undefined) throw new ApprovalAnswerError(`The request for ${options.callId} of run ${options.runId} was answered by someone else first.`, 'See `forge approvals list --all`.');
+  const grant = options.always === undefined ? null : await grantAlways(runtime, settled, options.answeredBy ?? 'cli');
   const run = await runtime.runs.get(options.runId);
   const waiter = run.owner !== null && run.owner.pid !== process.pid && processAlive(run.owner, runtime.runs.host);
   const stillPending = await store.approvals.list({ runId: options.runId, statuses: ['pending'] });
-  if (run.status !== 'waiting' || waiter || stillPending.length > 0) return { approval: settled, resumed: null, resuming: false };
-  const resumeOptions = { ...options.resume, approvals: new StoredApprovalGate(store, { timeoutMs: runtime.config.approvalTimeoutMs }) };
+  if (run.status !== 'waiting' || waiter || stillPending.length > 0) return { approval: settled, grant, resumed: null, resuming: false };
+  const resumeOptions = { ...options.resume, approvals: storedApprovals(runtime) };
   if (options.background === true) {
     const { handle } = await beginResume(runtime, options.runId, resumeOptions);
     handle.result.catch(() => undefined);
-    return { approval: settled, resumed: null, resuming: true };
+    return { approval: settled, grant, resumed: null, resuming: true };
   }
-  return { approval: settled, resumed: await resumeTask(runtime, options.runId, resumeOptions), resuming: true };
+  return { approval: settled, grant, resumed: await resumeTask(runtime, options.runId, resumeOptions), resuming: true };
+}
+
+/** Records "approve always for this tool in this run", signed, tied to the answer that chose it. */
+async function grantAlways(runtime: ForgeRuntime, approval: ApprovalRecord, grantedBy: string): Promise<ApprovalGrant> {
+  const unsealed = { id: `g_${randomUUID().replaceAll('-', '').slice(0, 16)}`, scope: `run:${approval.runId}`, tool: approval.tool, grantedBy, runId: approval.runId, callId: approval.callId, createdAt: new Date().toISOString() };
+  return runtime.store.approvals.grant({ ...unsealed, seal: runtime.approvalSealer.sealGrant(unsealed) });
+}
+
+/** The "approve always" grants: standing ones (all with `revoked`), of one run when given. */
+export function listGrants(runtime: ForgeRuntime, options: { runId?: string; revoked?: boolean } = {}): Promise<ApprovalGrant[]> {
+  return runtime.store.approvals.grants({ ...(options.runId === undefined ? {} : { scopes: [`run:${options.runId}`] }), ...(options.revoked === true ? { revoked: true } : {}) });
+}
+
+/** Revokes a standing grant: the next call of its tool asks again. */
+export async function revokeGrant(runtime: ForgeRuntime, id: string, revokedBy: string): Promise<ApprovalGrant> {
+  const revoked = await runtime.store.approvals.revokeGrant(id, revokedBy);
+  if (revoked !== undefined) return revoked;
+  const known = (await runtime.store.approvals.grants({ revoked: true })).find((grant) => grant.id === id);
+  if (known !== undefined) throw new ApprovalAnswerError(`Grant ${id} was revoked already (${known.revokedAt ?? ''}).`, 'See `forge approvals grants`.');
+  throw new NotFoundError('approval grant', id, 'See the standing grants with `forge approvals grants`.');
 }
 
 /**
@@ -100,7 +132,7 @@ export async function waitAndResume(runtime: ForgeRuntime, first: RunTaskResult,
       if (options.signal?.aborted === true) return result;
       await delay(options.pollMs ?? 250, undefined, options.signal === undefined ? {} : { signal: options.signal }).catch(() => undefined);
     }
-    result = await resumeTask(runtime, runId, { ...options.resume, ...(options.signal === undefined ? {} : { signal: options.signal }), approvals: new StoredApprovalGate(runtime.store, { timeoutMs: runtime.config.approvalTimeoutMs }) });
+    result = await resumeTask(runtime, runId, { ...options.resume, ...(options.signal === undefined ? {} : { signal: options.signal }), approvals: storedApprovals(runtime) });
   }
   return result;
 }
@@ -121,7 +153,7 @@ export async function expireRun(runtime: ForgeRuntime, runId: string): Promise<v
   const pending = await runtime.store.approvals.list({ runId, statuses: ['pending'] });
   const expired: string[] = [];
   for (const approval of pending) {
-    if ((await runtime.store.approvals.settle(runId, approval.callId, 'expired', null)) !== undefined) expired.push(approval.callId);
+    if ((await runtime.store.approvals.settle(runId, approval.callId, { to: 'expired', reason: null, answeredAt: new Date().toISOString(), seal: null })) !== undefined) expired.push(approval.callId);
   }
   await endWaitingRun(
     runtime,
@@ -137,7 +169,7 @@ export async function cancelWaitingRun(runtime: ForgeRuntime, reference: string,
   const runId = run.id;
   if (run.status !== 'waiting') throw new ApprovalAnswerError(`Run ${runId} is ${run.status}; only a waiting run can be cancelled from another process.`, 'A running run is cancelled with Ctrl-C in its terminal.');
   const pending = await runtime.store.approvals.list({ runId, statuses: ['pending'] });
-  for (const approval of pending) await runtime.store.approvals.settle(runId, approval.callId, 'expired', reason);
+  for (const approval of pending) await runtime.store.approvals.settle(runId, approval.callId, { to: 'expired', reason, answeredAt: new Date().toISOString(), seal: null });
   await endWaitingRun(runtime, runId, { status: 'cancelled', haltReason: 'cancelled', error: { name: 'RunCancelledError', message: `The run was cancelled while it waited: ${reason}` } });
 }
 

@@ -2,13 +2,14 @@ import { AccountService, ApiKeyService, ProviderKeyService, loadSessionKey } fro
 import { MarketplaceService } from '../marketplace/index.js';
 import { runSkill } from './skill-runs.js';
 import { hostname } from 'node:os';
-import { policyRequiringApproval, refuseApprovals } from '../agent/index.js';
+import { refuseApprovals } from '../agent/index.js';
+import { PolicyEngine, PolicyService } from '../policy/index.js';
 import type { ApprovalGate, Credentials, EventBus, GuardedFetch, JobQueue, Policy, Store } from '../core/index.js';
 import { InProcessEventBus } from '../events/index.js';
 import { EnvironmentCredentials } from '../llm/index.js';
 import { InProcessJobQueue } from '../queue/index.js';
 import { SecretRedactor, redactedCredentials, secretsFromEnvironment } from '../redaction/index.js';
-import { RunService } from '../runs/index.js';
+import { ApprovalSealer, RunService } from '../runs/index.js';
 import { StatsService } from '../stats/index.js';
 import { installationSecretBox, openStore } from '../store/index.js';
 import { Toolbox, registerPromotedTools, toolboxFolder, type ToolboxEntryError, type ToolboxManifestMigration } from '../synthesis/toolbox/index.js';
@@ -34,8 +35,13 @@ export interface ForgeRuntime {
   /** The catalog of every tool; each run takes an immutable snapshot of it when it starts. */
   readonly registry: ToolRegistry;
   readonly fetch: GuardedFetch;
+  /** Decides every dispatched call: the policy engine over the stored, versioned policies (or the part given). */
   readonly policy: Policy;
+  /** Policies as data: show, set, test, versions, rollback (`forge policy`, the API). */
+  readonly policies: PolicyService;
   readonly approvals: ApprovalGate;
+  /** Signs approval answers and grants, and checks them before a run acts on one. */
+  readonly approvalSealer: ApprovalSealer;
   /** Where model keys come from; every key read through it is added to `redactor` first. */
   readonly credentials: Credentials;
   /** Work for whichever worker is free; in-process by default. */
@@ -91,7 +97,7 @@ export interface RuntimeParts {
    * (pass the same `redactor` to it), since the run log, the store and every listener trust it to.
    */
   readonly bus?: EventBus;
-  /** Default: `defaultPolicy` (risk decides: allow, or require approval). */
+  /** Default: the policy engine over the store's policies (FORGE_REQUIRE_APPROVAL adds its rules). */
   readonly policy?: Policy;
   /** Default: `refuseApprovals` (nobody can answer, so a call that needs approval is refused). */
   readonly approvals?: ApprovalGate;
@@ -159,7 +165,8 @@ export async function createRuntime(parts: RuntimeParts = {}): Promise<ForgeRunt
     await runs.endInterruptedRuns();
     await mcp.start({ waitMs: parts.mcp?.startupWaitMs ?? 3_000 });
     await registerPromotedTools(registry, toolbox);
-    const policy = parts.policy ?? policyRequiringApproval(config.requireApproval);
+    const engine = new PolicyEngine({ store: store.policies, requireApproval: config.requireApproval, workspace: config.workspace });
+    const policy = parts.policy ?? engine;
     const approvals = parts.approvals ?? refuseApprovals;
     const skills = new SkillService({ store, registry, policy, approvals });
     const runtime: ForgeRuntime = {
@@ -170,7 +177,9 @@ export async function createRuntime(parts: RuntimeParts = {}): Promise<ForgeRunt
       registry,
       fetch,
       policy,
+      policies: new PolicyService({ store: store.policies, engine, registry }),
       approvals,
+      approvalSealer: new ApprovalSealer(secrets),
       credentials: redactedCredentials(parts.credentials ?? new EnvironmentCredentials(config.env), redactor),
       queue,
       mcp,

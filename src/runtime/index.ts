@@ -6,8 +6,9 @@ export { SkillService, type SaveSkillFromRunOptions, type SavedSkill, type Skill
 export { runSkill, runTaskWithSkills, type RunSkillOptions, type RunSkillResult, type SkillAwareRunResult } from './skill-runs.js';
 export { ToolService, type ToolDescription, type ToolRow, type ToolServiceParts, type ToolboxRow, type UnreadableToolboxRow } from './tool-service.js';
 export { newRunId, type RunHandle } from '../runs/index.js';
+export { storedApprovals } from './stored-approvals.js';
 export { callTool, type CallToolOptions, type ToolCallResult } from './tool-calls.js';
 export { beginResume, resumeTask, type ResumeTaskOptions } from './resume-task.js';
-export { ApprovalAnswerError, answerApproval, cancelWaitingRun, expireWaitingRuns, listApprovals, waitAndResume, type AnswerApprovalOptions, type AnswerApprovalResult } from './approval-answers.js';
+export { ApprovalAnswerError, answerApproval, cancelWaitingRun, expireWaitingRuns, listApprovals, listGrants, revokeGrant, waitAndResume, type AnswerApprovalOptions, type AnswerApprovalResult } from './approval-answers.js';
 export { runDoctor, type DoctorCheck, type DoctorCheckName, type DoctorParts } from './doctor.js';
 export { rotateSecretKey, secretKeyStatus, type SecretKeyRotation, type SecretKeyStatus } from './secret-key-rotation.js';

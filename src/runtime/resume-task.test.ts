@@ -5,7 +5,8 @@ import { LLMock } from '@copilotkit/aimock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool, type AnyTool } from '../core/index.js';
-import { RunNotResumableError, StoredApprovalGate } from '../runs/index.js';
+import { RunNotResumableError } from '../runs/index.js';
+import { storedApprovals } from './stored-approvals.js';
 import { openRuntime, runTask, type ForgeRuntime } from './forge-runtime.js';
 import { answerApproval } from './approval-answers.js';
 import { resumeTask } from './resume-task.js';
@@ -58,7 +59,7 @@ describe('resuming runs', () => {
   });
 
   async function pausedRun(runtime: ForgeRuntime, id: string) {
-    const paused = await runTask(runtime, { task: `write ${id}`, model: 'openai:gpt-4.1-mini', maxRetries: 0, approvals: new StoredApprovalGate(runtime.store) });
+    const paused = await runTask(runtime, { task: `write ${id}`, model: 'openai:gpt-4.1-mini', maxRetries: 0, approvals: storedApprovals(runtime) });
     expect(paused).toMatchObject({ status: 'waiting', halt_reason: 'awaiting_approval', waiting_on: [id] });
     return paused.run_id;
   }
@@ -88,12 +89,14 @@ describe('resuming runs', () => {
     expect(answered.resumed?.steps.at(-1)?.output).toContain('not the one the approval was given for');
 
     // Straight at the gate: answered once, the same call may use it once.
-    const gate = new StoredApprovalGate(runtime.store);
+    const gate = storedApprovals(runtime);
     const request = { runId, callId: 'direct', tool: 'ledger_write', risk: 'medium' as const, sideEffect: 'write' as const, input: { entry: 'x' }, reason: 'test' };
     expect(await gate.request(request)).toMatchObject({ pending: true });
     expect(await gate.request(request)).toMatchObject({ pending: true });
-    await runtime.store.approvals.settle(runId, 'direct', 'approved', 'fine');
-    expect(await runtime.store.approvals.settle(runId, 'direct', 'denied', 'too late')).toBeUndefined();
+    const stored = (await runtime.store.approvals.get(runId, 'direct'))!;
+    const answeredAt = new Date().toISOString();
+    await runtime.store.approvals.settle(runId, 'direct', { to: 'approved', reason: 'fine', answeredAt, seal: runtime.approvalSealer.sealAnswer({ ...stored, status: 'approved', answeredAt }) });
+    expect(await runtime.store.approvals.settle(runId, 'direct', { to: 'denied', reason: 'too late', answeredAt, seal: null })).toBeUndefined();
     expect(await gate.request(request)).toEqual({ approved: true, answered: true, reason: 'fine' });
     expect(await gate.request(request)).toMatchObject({ approved: false, reason: 'the answer to this call was already used once' });
   }, 30_000);

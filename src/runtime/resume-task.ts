@@ -1,6 +1,7 @@
 import { UnknownToolsError, parseRunState, type ApprovalGate, type RunState } from '../core/index.js';
 import type { ResolvedModel } from '../llm/index.js';
-import { RunNotResumableError, StoredApprovalGate } from '../runs/index.js';
+import { RunNotResumableError } from '../runs/index.js';
+import { storedApprovals } from './stored-approvals.js';
 import type { AgentRunResult } from '../agent/index.js';
 import type { RunHandle } from '../runs/index.js';
 import type { ConvergeRunResult } from '../synthesis/converge/index.js';
@@ -35,7 +36,7 @@ export async function beginResume(runtime: ForgeRuntime, reference: string, opti
   const runId = run.id;
   // A run that paused for an answer takes it from the store; otherwise approvals go to the runtime's gate.
   const paused = run.status === 'waiting';
-  const approvals = options.approvals ?? (paused ? new StoredApprovalGate(runtime.store, { timeoutMs: runtime.config.approvalTimeoutMs }) : undefined);
+  const approvals = options.approvals ?? (paused ? storedApprovals(runtime) : undefined);
   // The model is resolved with this runtime's credentials before the run is touched: a missing key refuses here.
   const saved = await runtime.store.runStates.get(runId);
   const model: ResolvedModel | undefined = options.model ?? (saved === undefined ? undefined : await resolveRuntimeModel(runtime, parseRunState(runId, saved).model, `run ${runId}'s model`));

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ConfigurationError, ForgeError } from '../core/index.js';
@@ -16,6 +16,8 @@ export interface SecretBox {
   keyId(): string;
   /** Throws `SecretBoxError` when the text was sealed with another key or altered. */
   open(sealed: string): string;
+  /** A 32-byte key for one purpose (`approvals`), derived from this box's key with HKDF-SHA256; the box's key itself never leaves it. */
+  derive(purpose: string): Buffer;
 }
 
 /** A sealed secret could not be opened: another key sealed it, or it was altered. */
@@ -50,6 +52,7 @@ export function createSecretBox(key: Buffer): SecretBox {
   const id = secretKeyId(key);
   return {
     keyId: () => id,
+    derive: (purpose) => Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), `forge ${purpose}`, keyBytes)),
     seal(plaintext) {
       const nonce = randomBytes(nonceBytes);
       const cipher = createCipheriv('aes-256-gcm', key, nonce);
@@ -88,7 +91,7 @@ export function createSecretBox(key: Buffer): SecretBox {
 export function installationSecretBox(options: { secretKey: string | undefined; home: string }): SecretBox {
   let box: SecretBox | undefined;
   const current = (): SecretBox => (box ??= createSecretBox(installationKey(options)));
-  return { seal: (plaintext) => current().seal(plaintext), open: (sealed) => current().open(sealed), keyId: () => current().keyId() };
+  return { seal: (plaintext) => current().seal(plaintext), open: (sealed) => current().open(sealed), keyId: () => current().keyId(), derive: (purpose) => current().derive(purpose) };
 }
 
 /** The key file of an installation: `FORGE_HOME/secret.key`. */

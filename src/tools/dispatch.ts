@@ -38,6 +38,8 @@ export interface DispatchEnvironment {
    */
   readonly tools: ToolSet;
   readonly policy: Policy;
+  /** Scopes narrower than the installation whose policies apply (`agent:<slug>`); the run's own always does. */
+  readonly policyScopes?: readonly string[];
   readonly approvals: ApprovalGate;
   readonly emitter: RunEmitter;
   readonly context: Omit<ToolContext, 'callId'>;
@@ -120,28 +122,34 @@ async function authorize(tool: AnyTool, input: unknown, request: DispatchRequest
     risk: tool.risk,
     sideEffect: callSideEffect(tool, input),
     input,
+    ...(environment.policyScopes === undefined ? {} : { scopes: environment.policyScopes }),
   };
   const verdict = await environment.policy.decide(policyRequest);
-  environment.emitter.emit({ type: 'policy-decision', call_id: request.callId, tool: tool.name, decision: verdict.decision, reason: verdict.reason });
+  environment.emitter.emit({ type: 'policy-decision', call_id: request.callId, tool: tool.name, decision: verdict.decision, reason: verdict.reason, rule: verdict.rule ?? 'policy' });
   if (verdict.decision === 'block') throw new PolicyBlockedError(tool.name, verdict.reason);
-  if (verdict.decision === 'require_approval') {
-    const answer = await environment.approvals.request({ ...policyRequest, reason: verdict.reason });
-    if (answer.pending === true) {
-      environment.emitter.emit({
-        type: 'approval-request',
-        call_id: request.callId,
-        tool: tool.name,
-        input_digest: inputDigest(input),
-        reason: verdict.reason,
-        expires_at: answer.expiresAt,
-      });
-      throw new ApprovalPending();
-    }
-    if (answer.answered === true) {
-      environment.emitter.emit({ type: 'approval-answer', call_id: request.callId, decision: answer.approved ? 'approved' : 'denied', reason: answer.reason });
-    }
-    if (!answer.approved) throw new ApprovalDeniedError(tool.name, answer.reason);
+  if (verdict.decision !== 'require_approval') return;
+  const answer = await environment.approvals.request({ ...policyRequest, reason: verdict.reason, ...(verdict.approvalExpiresSeconds === undefined ? {} : { expiresSeconds: verdict.approvalExpiresSeconds }) });
+  if (answer.pending === true) {
+    environment.emitter.emit({
+      type: 'approval-request',
+      call_id: request.callId,
+      tool: tool.name,
+      input_digest: inputDigest(input),
+      reason: verdict.reason,
+      expires_at: answer.expiresAt,
+    });
+    throw new ApprovalPending();
   }
+  if (answer.answered === true || answer.grant !== undefined || answer.refused !== undefined) {
+    environment.emitter.emit({
+      type: 'approval-answer',
+      call_id: request.callId,
+      decision: answer.refused === 'expired' ? 'expired' : answer.approved ? 'approved' : 'denied',
+      reason: answer.reason,
+      ...(answer.grant === undefined ? {} : { grant_id: answer.grant.id, grant_scope: answer.grant.scope }),
+    });
+  }
+  if (!answer.approved) throw new ApprovalDeniedError(tool.name, answer.reason);
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import type { ApprovalRecord } from '../../core/index.js';
+import type { ApprovalGrant, ApprovalRecord } from '../../core/index.js';
 import { ConfigurationError } from '../../core/index.js';
-import { approvalView } from '../../runs/approval-view.js';
+import { approvalGrantView, approvalView } from '../../runs/approval-view.js';
 import { EXIT, errorLines, exitCodeForRun, reportError } from '../command-errors.js';
 import { printError, printJson, printOut } from '../terminal-output.js';
 import { withRuntime } from '../with-runtime.js';
@@ -14,7 +14,13 @@ function approvalLine(approval: ApprovalRecord): string {
 interface AnswerOptions {
   reason?: string;
   digest?: string;
+  always?: boolean;
   json?: boolean;
+}
+
+function grantLine(grant: ApprovalGrant): string {
+  const revoked = grant.revokedAt === null ? '' : `  revoked ${grant.revokedAt.slice(0, 19).replace('T', ' ')} by ${grant.revokedBy ?? '?'}`;
+  return `${grant.id}  ${grant.tool}  ${grant.scope}  by ${grant.grantedBy}  from ${grant.callId}  ${grant.createdAt.slice(0, 19).replace('T', ' ')}${revoked}`;
 }
 
 async function answer(decision: 'approved' | 'denied', runId: string, callId: string, options: AnswerOptions): Promise<void> {
@@ -31,11 +37,14 @@ async function answer(decision: 'approved' | 'denied', runId: string, callId: st
       decision,
       ...(options.reason === undefined ? {} : { reason: options.reason }),
       ...(options.digest === undefined ? {} : { digest: options.digest }),
+      ...(options.always === true ? { always: 'run' as const } : {}),
+      answeredBy: 'cli',
     });
     if (json) {
-      printJson({ approval: approvalView(outcome.approval), resumed: outcome.resumed });
+      printJson({ approval: approvalView(outcome.approval), grant: outcome.grant === null ? null : approvalGrantView(outcome.grant), resumed: outcome.resumed });
     } else {
       printOut(`${decision === 'approved' ? 'Approved' : 'Denied'} ${outcome.approval.tool} (${callId}) of run ${outcome.approval.runId}.\n`);
+      if (outcome.grant !== null) printOut(`Every later call of ${outcome.grant.tool} in this run is approved without asking (grant ${outcome.grant.id}; revoke with \`forge approvals revoke ${outcome.grant.id}\`).\n`);
       if (outcome.resumed === null) {
         printOut('The run goes on in the process that waits for it (or once its other requests are answered).\n');
       } else {
@@ -86,14 +95,48 @@ Examples:
     ['approve', 'approved'],
     ['deny', 'denied'],
   ] as const) {
-    approvals
+    const command = approvals
       .command(name)
       .description(decision === 'approved' ? 'Approve a waiting call: it runs once, and its run goes on.' : 'Deny a waiting call: it never runs; the model is told the reason and the run goes on.')
       .argument('<run-id>', 'the run that waits (from `forge approvals list`), or a unique prefix of its id')
       .argument('<call-id>', 'the call it waits on')
       .option('--reason <text>', decision === 'approved' ? 'why (recorded)' : 'why not (required; the model is told)')
-      .option('--digest <prefix>', "answer only if the call's input digest starts with this (what `forge approvals list` showed you)")
-      .option('--json', 'print JSON')
-      .action((runId: string, callId: string, options: AnswerOptions) => answer(decision, runId, callId, options));
+      .option('--digest <prefix>', "answer only if the call's input digest starts with this (what `forge approvals list` showed you)");
+    if (decision === 'approved') command.option('--always', 'also approve every later call of this tool in this run without asking (recorded; revoke with `forge approvals revoke`)');
+    command.option('--json', 'print JSON').action((runId: string, callId: string, options: AnswerOptions) => answer(decision, runId, callId, options));
   }
+
+  approvals
+    .command('grants')
+    .description('List the standing "approve always" grants (--all: revoked ones too).')
+    .option('--all', 'revoked grants too')
+    .option('--run <run-id>', 'only the grants of this run')
+    .option('--json', 'print JSON')
+    .action(async (options: { all?: boolean; run?: string; json?: boolean }) => {
+      const json = options.json === true;
+      await withRuntime(json, async (runtime) => {
+        const { listGrants } = await import('../../runtime/index.js');
+        const runId = options.run === undefined ? undefined : (await runtime.runs.get(options.run)).id;
+        const grants = await listGrants(runtime, { ...(runId === undefined ? {} : { runId }), ...(options.all === true ? { revoked: true } : {}) });
+        if (json) printJson({ grants: grants.map(approvalGrantView) });
+        else printOut(grants.length === 0 ? 'No "approve always" grants stand.\n' : `${grants.map(grantLine).join('\n')}\n`);
+        return EXIT.ok;
+      });
+    });
+
+  approvals
+    .command('revoke')
+    .description('Revoke an "approve always" grant: the next call of its tool asks again.')
+    .argument('<grant-id>', 'the grant (from `forge approvals grants`)')
+    .option('--json', 'print JSON')
+    .action(async (grantId: string, options: { json?: boolean }) => {
+      const json = options.json === true;
+      await withRuntime(json, async (runtime) => {
+        const { revokeGrant } = await import('../../runtime/index.js');
+        const grant = await revokeGrant(runtime, grantId, 'cli');
+        if (json) printJson({ grant: approvalGrantView(grant) });
+        else printOut(`Revoked ${grant.id}: calls of ${grant.tool} in ${grant.scope} ask for approval again.\n`);
+        return EXIT.ok;
+      });
+    });
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { ConfigurationError } from '../../core/index.js';
-import type { ForgeRuntime } from '../../runtime/index.js';
+import { storedApprovals, type ForgeRuntime } from '../../runtime/index.js';
 import { EXIT, errorLines, exitCodeForRun, parsePositiveInteger, reportError } from '../command-errors.js';
 import { formatQuantity } from '../event-line/index.js';
 import { cliRedactor, printError, printJson, printOut } from '../terminal-output.js';
@@ -100,14 +100,13 @@ async function runCommand(task: string, options: RunCommandOptions): Promise<num
   try {
     // Loaded on use, so `forge --help` and other commands start fast.
     const { openRuntime, resumeTask, runTask, runTaskWithSkills, waitAndResume } = await import('../../runtime/index.js');
-    const { StoredApprovalGate } = await import('../../runs/index.js');
     const { attachRunView } = await import('../run-view.js');
     runtime = await openRuntime(process.env, process.cwd(), { redactor: cliRedactor });
     const view = await attachRunView(runtime.bus, { json, tui: options.tui });
     const wait = options.waitForApproval === true;
     let result;
     try {
-      const approvals = wait ? { approvals: new StoredApprovalGate(runtime.store, { timeoutMs: runtime.config.approvalTimeoutMs }) } : {};
+      const approvals = wait ? { approvals: storedApprovals(runtime) } : {};
       result =
         options.resume !== undefined
           ? await resumeTask(runtime, options.resume, { signal: controller.signal, ...approvals })

@@ -3,7 +3,8 @@ import { apiKeysCreateOutputSchema, apiKeysListOutputSchema, apiKeysRevokeOutput
 import { demoOutputSchema } from './demo-outputs.js';
 import { configGetOutputSchema, configListOutputSchema, configSetOutputSchema, configUnsetOutputSchema, doctorOutputSchema, homeOutputSchema, initOutputSchema, runsDeleteOutputSchema, serveOutputSchema, skillRemoveOutputSchema, skillRenameOutputSchema } from './home-outputs.js';
 import { mcpListOutputSchema, mcpRemoveOutputSchema, mcpServeOutputSchema, mcpServerOutputSchema, mcpToolsOutputSchema } from './mcp-outputs.js';
-import { approvalAnswerOutputSchema, approvalsListOutputSchema, runOutputSchema, runsCancelOutputSchema, runsListOutputSchema, runsShowOutputSchema, skillReplayResultSchema } from './run-outputs.js';
+import { policyChangeSchema, policyShowSchema, policyTestSchema, policyVersionsSchema } from '../../policy/policy-views.js';
+import { approvalAnswerOutputSchema, approvalsGrantsOutputSchema, approvalsListOutputSchema, approvalsRevokeOutputSchema, runOutputSchema, runsCancelOutputSchema, runsListOutputSchema, runsShowOutputSchema, skillReplayResultSchema } from './run-outputs.js';
 import { savedSkillOutputSchema, skillListOutputSchema, skillShowOutputSchema, skillTestOutputSchema, skillVersionsOutputSchema } from './skill-outputs.js';
 import { replayOutputSchema, statsOutputSchema } from './stats-outputs.js';
 import { toolsAddOutputSchema, toolsCallOutputSchema, toolsImportOutputSchema, toolsListOutputSchema, toolsRemoveOutputSchema, toolsShowOutputSchema, toolsTestOutputSchema } from './tools-outputs.js';
@@ -22,6 +23,15 @@ export const commandOutputs: Readonly<Record<string, z.ZodType>> = {
   'approvals list': approvalsListOutputSchema,
   'approvals approve': approvalAnswerOutputSchema,
   'approvals deny': approvalAnswerOutputSchema,
+  'approvals grants': approvalsGrantsOutputSchema,
+  'approvals revoke': approvalsRevokeOutputSchema,
+  'policy show': policyShowSchema,
+  'policy set': policyChangeSchema,
+  'policy unset': policyChangeSchema,
+  'policy default': policyChangeSchema,
+  'policy rollback': policyChangeSchema,
+  'policy test': policyTestSchema,
+  'policy versions': policyVersionsSchema,
   replay: replayOutputSchema,
   stats: statsOutputSchema,
   demo: demoOutputSchema,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { resolutionStrategySchema } from '../../core/index.js';
+import { approvalGrantViewSchema, approvalViewSchema } from '../../runs/approval-view.js';
 import { agentRunResultSchema, anyJsonSchema, durationSchema, nestedErrorSchema, runSummaryShape, runViewSchema } from './common-schemas.js';
 
 const resolutionSchema = z.object({
@@ -56,19 +57,10 @@ export const runsListOutputSchema = z.object({ runs: z.array(runViewSchema) });
 export const runsShowOutputSchema = runViewSchema;
 export const runsCancelOutputSchema = runViewSchema;
 
-const approvalSchema = z.object({
-  run_id: z.string(),
-  call_id: z.string(),
-  tool: z.string(),
-  input_digest: z.string(),
-  reason: z.string(),
-  status: z.enum(['pending', 'approved', 'denied', 'used', 'expired']),
-  requested_at: z.string(),
-  expires_at: z.string().nullable(),
-  answer_reason: z.string().nullable(),
-  answered_at: z.string().nullable(),
-});
+const approvalSchema = approvalViewSchema;
 
 export const approvalsListOutputSchema = z.object({ approvals: z.array(approvalSchema) });
 /** An answer; `resumed` is the run's result when this process resumed it, null when the process that waits for it goes on. */
-export const approvalAnswerOutputSchema = z.object({ approval: approvalSchema, resumed: agentRunResultSchema.nullable() });
+export const approvalAnswerOutputSchema = z.object({ approval: approvalSchema, grant: approvalGrantViewSchema.nullable().describe('The "approve always" grant the answer made (--always).'), resumed: agentRunResultSchema.nullable() });
+export const approvalsGrantsOutputSchema = z.object({ grants: z.array(approvalGrantViewSchema) });
+export const approvalsRevokeOutputSchema = z.object({ grant: approvalGrantViewSchema });

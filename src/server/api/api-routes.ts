@@ -2,12 +2,14 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { ConfigurationError, NotFoundError, type ConversationRecord, type RunRecord } from '../../core/index.js';
-import { StoredApprovalGate, approvalView, runView } from '../../runs/index.js';
-import { answerApproval, beginResume, cancelWaitingRun, listApprovals, startTask, type ForgeRuntime } from '../../runtime/index.js';
+import { approvalGrantView, approvalView, runView } from '../../runs/index.js';
+import { answerApproval, beginResume, cancelWaitingRun, listApprovals, listGrants, revokeGrant, startTask, storedApprovals, type ForgeRuntime } from '../../runtime/index.js';
 import { FORGE_VERSION } from '../../version.js';
 import {
   approvalAnswerRequestSchema,
   approvalAnswerSchema,
+  approvalGrantListSchema,
+  approvalGrantSchema,
   approvalListSchema,
   cancelRunRequestSchema,
   conversationDetailSchema,
@@ -33,6 +35,7 @@ import { providerKeyRoutes } from './provider-key-routes.js';
 import { skillRoutes } from './skill-routes.js';
 import { installationRoutes } from './installation-routes.js';
 import { toolRoutes } from './tool-routes.js';
+import { policyRoutes } from './policy-routes.js';
 import { usageRoutes } from './usage-routes.js';
 import { runEventStream } from './run-event-stream.js';
 
@@ -105,7 +108,7 @@ export const apiRoutes: readonly ApiRoute[] = [
         ...(body.converge === true ? { converge: true } : {}),
         ...(body.max_iterations === undefined ? {} : { maxIterations: body.max_iterations }),
         // Runs started over the API always wait for their approvals: the owner answers through the API.
-        approvals: new StoredApprovalGate(runtime.store, { timeoutMs: runtime.config.approvalTimeoutMs }),
+        approvals: storedApprovals(runtime),
       });
       // The run goes on after the response; its outcome is in its record and its events.
       handle.result.catch(() => undefined);
@@ -264,7 +267,7 @@ export const apiRoutes: readonly ApiRoute[] = [
         conversationId: conversation.id,
         ...(body.model === undefined ? {} : { model: body.model }),
         ...(body.tools === undefined ? {} : { tools: body.tools }),
-        approvals: new StoredApprovalGate(runtime.store, { timeoutMs: runtime.config.approvalTimeoutMs }),
+        approvals: storedApprovals(runtime),
       });
       handle.result.catch(() => undefined);
       return { run_id: handle.runId, events_url: eventsUrl(handle.runId) };
@@ -296,12 +299,39 @@ export const apiRoutes: readonly ApiRoute[] = [
           decision: verb === 'approve' ? 'approved' : 'denied',
           ...(body.reason === undefined ? {} : { reason: body.reason }),
           ...(body.digest === undefined ? {} : { digest: body.digest }),
+          ...(body.always === undefined ? {} : { always: body.always }),
+          answeredBy: context.principal?.userId ?? 'operator',
           background: true,
         });
-        return { approval: approvalView(answered.approval), resumed: answered.resuming };
+        return { approval: approvalView(answered.approval), grant: answered.grant === null ? null : approvalGrantView(answered.grant), resumed: answered.resuming };
       },
     }),
   ),
+  {
+    method: 'get',
+    path: '/approvals/grants',
+    summary: 'Standing "approve always" grants of the runs the caller owns.',
+    access: 'runs:read',
+    response: approvalGrantListSchema,
+    async handle(context) {
+      return { grants: (await ownedApprovals(context, await listGrants(context.runtime))).map(approvalGrantView) };
+    },
+  },
+  {
+    method: 'post',
+    path: '/approvals/grants/:grant_id/revoke',
+    summary: 'Revoke an "approve always" grant: the next call of its tool asks again.',
+    access: 'approvals:write',
+    response: approvalGrantSchema,
+    async handle(context) {
+      const grantId = context.params['grant_id']!;
+      const grant = (await listGrants(context.runtime)).find((each) => each.id === grantId);
+      if (grant === undefined) throw new NotFoundError('approval grant', grantId, 'See the standing grants at GET /api/approvals/grants.');
+      await requireOwnedRun(context, grant.runId);
+      return { grant: approvalGrantView(await revokeGrant(context.runtime, grantId, context.principal?.userId ?? 'operator')) };
+    },
+  },
+  ...policyRoutes,
   ...accountRoutes,
   ...skillRoutes,
   ...marketplaceRoutes,

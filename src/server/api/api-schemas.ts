@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { haltReasonSchema, runKindSchema, runStatusSchema } from '../../core/index.js';
+import { approvalGrantViewSchema, approvalViewSchema } from '../../runs/approval-view.js';
 
 /**
  * The bodies of Forge's HTTP API (`/api/v1`): one zod schema each, validated at the edge, the source of
@@ -60,20 +61,7 @@ export const runListSchema = z
 
 export const cancelRunRequestSchema = z.object({ reason: z.string().max(500).optional() }).strict();
 
-export const approvalSchema = z
-  .object({
-    run_id: z.string(),
-    call_id: z.string(),
-    tool: z.string(),
-    input_digest: z.string(),
-    reason: z.string(),
-    status: z.enum(['pending', 'approved', 'denied', 'used', 'expired']),
-    requested_at: z.string(),
-    expires_at: z.string().nullable(),
-    answer_reason: z.string().nullable(),
-    answered_at: z.string().nullable(),
-  })
-  .strict();
+export const approvalSchema = approvalViewSchema;
 
 export const approvalListSchema = z.object({ approvals: z.array(approvalSchema) }).strict();
 
@@ -81,10 +69,13 @@ export const approvalAnswerRequestSchema = z
   .object({
     reason: z.string().max(2_000).optional().describe('Why; required for a denial (the model is told).'),
     digest: z.string().regex(/^[0-9a-f]{6,64}$/).optional().describe("Answer only if the call's input digest starts with this."),
+    always: z.literal('run').optional().describe('With an approval: approve every later call of this tool in this run without asking (revocable).'),
   })
   .strict();
 
-export const approvalAnswerSchema = z.object({ approval: approvalSchema, resumed: z.boolean().describe('Whether the server went on with the run.') }).strict();
+export const approvalAnswerSchema = z.object({ approval: approvalSchema, grant: approvalGrantViewSchema.nullable(), resumed: z.boolean().describe('Whether the server went on with the run.') }).strict();
+export const approvalGrantListSchema = z.object({ grants: z.array(approvalGrantViewSchema) }).strict();
+export const approvalGrantSchema = z.object({ grant: approvalGrantViewSchema }).strict();
 
 export const healthSchema = z.object({ status: z.literal('ok'), version: z.string() }).strict();
 export const readySchema = z.object({ status: z.enum(['ready', 'shutting_down']), active_runs: z.number().int().nonnegative() }).strict();

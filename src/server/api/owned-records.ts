@@ -24,8 +24,8 @@ export async function requireOwnedRun(context: RouteContext, id: string): Promis
   return run;
 }
 
-/** The approvals of runs the caller owns. */
-export async function ownedApprovals(context: RouteContext, approvals: readonly ApprovalRecord[]): Promise<ApprovalRecord[]> {
+/** The records (approvals, grants) of runs the caller owns. */
+export async function ownedApprovals<Record extends Pick<ApprovalRecord, 'runId'>>(context: RouteContext, approvals: readonly Record[]): Promise<Record[]> {
   if (context.principal?.via === 'operator') return [...approvals];
   const owned = new Map<string, boolean>();
   for (const approval of approvals) {

@@ -5,6 +5,7 @@ import { describeDurabilityContract } from './durability-contract.js';
 import { describeEventsContract } from './events-contract.js';
 import { describeMarketplaceContract } from './marketplace-contract.js';
 import { describeMcpServersContract } from './mcp-servers-contract.js';
+import { describePoliciesContract } from './policies-contract.js';
 import { describeProviderKeysContract } from './provider-keys-contract.js';
 import { describeModelCallsContract } from './model-calls-contract.js';
 import { describeRunStatesContract } from './run-states-contract.js';
@@ -56,6 +57,7 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
     describeAccountsContract(context);
     describeMarketplaceContract(context);
     describeProviderKeysContract(context);
+    describePoliciesContract(context);
     // Databases that vanish on close (memory) have nothing to reopen; durable ones must pass this.
     if (options.durable) describeDurabilityContract(context);
   });

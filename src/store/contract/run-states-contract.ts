@@ -74,20 +74,43 @@ export function describeRunStatesContract(context: StoreContractContext): void {
 
     it('is answered once: of two answers racing, one wins; an answer is used once', async () => {
       await store.approvals.request(ask);
-      const answers = await Promise.all([store.approvals.settle('run-a', 'call_1', 'approved', 'fine'), store.approvals.settle('run-a', 'call_1', 'denied', 'no')]);
+      const answers = await Promise.all([store.approvals.settle('run-a', 'call_1', answer('approved', 'fine')), store.approvals.settle('run-a', 'call_1', answer('denied', 'no'))]);
       expect(answers.filter((answer) => answer !== undefined)).toHaveLength(1);
       const uses = await Promise.all([store.approvals.use('run-a', 'call_1'), store.approvals.use('run-a', 'call_1')]);
       expect(uses.filter(Boolean)).toHaveLength(1);
       expect(await store.approvals.get('run-a', 'call_1')).toMatchObject({ status: 'used' });
-      expect(await store.approvals.settle('run-a', 'call_1', 'approved', 'again')).toBeUndefined();
+      expect(await store.approvals.settle('run-a', 'call_1', answer('approved', 'again'))).toBeUndefined();
     });
 
     it('cannot use a request nobody answered, and refuses one for a run that does not exist', async () => {
       await store.approvals.request(ask);
       expect(await store.approvals.use('run-a', 'call_1')).toBe(false);
-      expect(await store.approvals.settle('run-a', 'call_1', 'expired', null)).toMatchObject({ status: 'expired' });
+      expect(await store.approvals.settle('run-a', 'call_1', { ...answer('expired', null), seal: null })).toMatchObject({ status: 'expired', seal: null });
       expect(await store.approvals.use('run-a', 'call_1')).toBe(false);
       expect(await rejectionOf(store.approvals.request({ ...ask, runId: 'ghost' }))).toBeInstanceOf(NotFoundError);
     });
+
+    it('keeps the seal and the answer time it was settled with', async () => {
+      await store.approvals.request(ask);
+      expect(await store.approvals.settle('run-a', 'call_1', answer('approved', 'ok'))).toMatchObject({ status: 'approved', answerReason: 'ok', answeredAt: '2026-12-03T10:00:00.000Z', seal: 'k1.mac' });
+    });
+
+    it('records, lists and revokes "approve always" grants, once', async () => {
+      const grant = { id: 'g_1', scope: 'run:run-a', tool: 'shell', grantedBy: 'cli', runId: 'run-a', callId: 'call_1', createdAt: '2026-12-03T10:00:00.000Z', seal: 'k1.mac' };
+      expect(await store.approvals.grant(grant)).toEqual({ ...grant, revokedAt: null, revokedBy: null });
+      await store.approvals.grant({ ...grant, id: 'g_2', scope: 'agent:researcher', tool: 'file_write', createdAt: '2026-12-03T10:00:01.000Z' });
+      expect((await store.approvals.grants({ scopes: ['run:run-a'], tool: 'shell' })).map((each) => each.id)).toEqual(['g_1']);
+      expect((await store.approvals.grants({ scopes: ['run:run-a', 'agent:researcher'] })).map((each) => each.id)).toEqual(['g_1', 'g_2']);
+      expect(await store.approvals.grants({ scopes: [] })).toEqual([]);
+      const revocations = await Promise.all([store.approvals.revokeGrant('g_1', 'alice'), store.approvals.revokeGrant('g_1', 'bob')]);
+      expect(revocations.filter((each) => each !== undefined)).toHaveLength(1);
+      expect((await store.approvals.grants()).map((each) => each.id)).toEqual(['g_2']);
+      expect((await store.approvals.grants({ revoked: true })).find((each) => each.id === 'g_1')).toMatchObject({ revokedBy: expect.stringMatching(/^(alice|bob)$/) });
+      expect(await store.approvals.revokeGrant('missing', 'alice')).toBeUndefined();
+    });
   });
+}
+
+function answer(to: 'approved' | 'denied' | 'expired', reason: string | null) {
+  return { to, reason, answeredAt: '2026-12-03T10:00:00.000Z', seal: 'k1.mac' };
 }

@@ -1,10 +1,11 @@
-import { systemErrorOf, type AccountStore, type MarketplaceStore, type ProviderKeyStore, type ApprovalStore, type RunStateStore, type ConversationStore, type EventStore, type McpServerStore, type ModelCallStore, type RunStore, type RunWrites, type SkillStore, type StatsStore, type StepStore, type Store, type ToolboxStore } from '../../core/index.js';
+import { systemErrorOf, type AccountStore, type MarketplaceStore, type ProviderKeyStore, type PolicyStore, type ApprovalStore, type RunStateStore, type ConversationStore, type EventStore, type McpServerStore, type ModelCallStore, type RunStore, type RunWrites, type SkillStore, type StatsStore, type StepStore, type Store, type ToolboxStore } from '../../core/index.js';
 import { migrationsFor } from '../migrations/index.js';
 import { applyMigrations } from './apply-migrations.js';
 import { GroupCommitWriter } from './group-commit-writer.js';
 import { LibsqlAccountStore } from './libsql-account-store.js';
 import { LibsqlMarketplaceStore } from './libsql-marketplace-store.js';
 import { LibsqlProviderKeyStore } from './libsql-provider-key-store.js';
+import { LibsqlPolicyStore } from './libsql-policy-store.js';
 import { LibsqlApprovalStore } from './libsql-approval-store.js';
 import { LibsqlRunStateStore } from './libsql-run-state-store.js';
 import { LibsqlConversationStore } from './libsql-conversation-store.js';
@@ -64,6 +65,7 @@ export class LibsqlStore implements Store {
   readonly accounts: AccountStore;
   readonly marketplace: MarketplaceStore;
   readonly providerKeys: ProviderKeyStore;
+  readonly policies: PolicyStore;
   private readonly writer: GroupCommitWriter;
   private readonly named: (error: unknown) => never;
 
@@ -94,6 +96,7 @@ export class LibsqlStore implements Store {
     this.accounts = new LibsqlAccountStore(sql);
     this.marketplace = new LibsqlMarketplaceStore(sql);
     this.providerKeys = new LibsqlProviderKeyStore(sql);
+    this.policies = new LibsqlPolicyStore(sql);
   }
 
   /**

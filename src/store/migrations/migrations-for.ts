@@ -2,6 +2,7 @@ import { accountsSchema } from './accounts-schema.js';
 import { eventTypesIndexSchema } from './event-types-index-schema.js';
 import { initialSchema } from './initial-schema.js';
 import { marketplaceSchema } from './marketplace-schema.js';
+import { policiesSchema } from './policies-schema.js';
 import { providerKeysSchema } from './provider-keys-schema.js';
 import { mcpServersSchema } from './mcp-servers-schema.js';
 import { mcpAllowStdioSchema } from './mcp-allow-stdio-schema.js';
@@ -17,5 +18,5 @@ import { toolboxUsesSchema } from './toolbox-uses-schema.js';
 
 /** Every migration of the schema, oldest first, spelled for `dialect`. Append new versions at the end. */
 export function migrationsFor(dialect: SqlDialect): readonly Migration[] {
-  return [initialSchema(dialect), skillsSchema(dialect), mcpServersSchema(dialect), toolboxSchema(dialect), mcpTrustAnnotationsSchema(dialect), skillVersionsSchema(dialect), runOwnersSchema(dialect), eventTypesIndexSchema(dialect), runStatesSchema(dialect), toolboxUsesSchema(dialect), mcpAllowStdioSchema(dialect), accountsSchema(dialect), marketplaceSchema(dialect), providerKeysSchema(dialect)];
+  return [initialSchema(dialect), skillsSchema(dialect), mcpServersSchema(dialect), toolboxSchema(dialect), mcpTrustAnnotationsSchema(dialect), skillVersionsSchema(dialect), runOwnersSchema(dialect), eventTypesIndexSchema(dialect), runStatesSchema(dialect), toolboxUsesSchema(dialect), mcpAllowStdioSchema(dialect), accountsSchema(dialect), marketplaceSchema(dialect), providerKeysSchema(dialect), policiesSchema(dialect)];
 }

@@ -1,0 +1,147 @@
+import { z } from 'zod';
+import { RISK_LEVELS, policyDecisionKindSchema } from '../../core/index.js';
+import {
+  policyChangeSchema,
+  policyChangeView,
+  policyConditionSchema,
+  policyDocumentSchema,
+  policyRuleSchema,
+  policyScopeSchema,
+  policyShowSchema,
+  policyShowView,
+  policyTestSchema,
+  policyTestView,
+  policyVersionView,
+  policyVersionsSchema,
+  toolPatternSchema,
+} from '../../policy/index.js';
+import { ApiError, type ApiRoute, type RouteContext } from './api-route.js';
+
+/** The installation's policy decides every account's calls: anyone signed in may read and test it, only an admin changes it. */
+function requireAdmin(context: RouteContext): void {
+  if (context.principal?.role !== 'admin') throw new ApiError(403, 'AdminOnly', "The policy is the installation's: only an admin changes it.", 'Ask an admin of this server.');
+}
+
+function authorOf(context: RouteContext): string {
+  return context.principal?.userId ?? 'operator';
+}
+
+const scopeQuerySchema = z.object({ scope: policyScopeSchema.default('installation') }).strict();
+const changeShape = { scope: policyScopeSchema.default('installation'), message: z.string().min(1).max(500).optional() };
+const setRuleRequestSchema = z.object({ ...changeShape, rule: policyRuleSchema }).strict();
+const removeRuleRequestSchema = z.object({ ...changeShape, tool: toolPatternSchema, when: z.array(policyConditionSchema).min(1).optional() }).strict();
+const setDefaultRequestSchema = z.object({ ...changeShape, risk: z.enum(RISK_LEVELS), decision: policyDecisionKindSchema.nullable().describe('null removes the scope\'s default for this risk.') }).strict();
+const replaceRequestSchema = z.object({ ...changeShape, document: policyDocumentSchema }).strict();
+const rollbackRequestSchema = z.object({ ...changeShape, version: z.number().int().positive() }).strict();
+const testRequestSchema = z
+  .object({
+    tool: z.string().min(1).max(200),
+    input: z.unknown().optional(),
+    scopes: z.array(policyScopeSchema).max(10).optional().describe('Narrower scopes to apply too (agent:<slug>, deployment:<id>).'),
+  })
+  .strict();
+
+function by(context: RouteContext, message: string | undefined) {
+  return { author: authorOf(context), ...(message === undefined ? {} : { message }) };
+}
+
+export const policyRoutes: readonly ApiRoute[] = [
+  {
+    method: 'get',
+    path: '/policy',
+    summary: "A scope's policy in force, and the defaults under it.",
+    access: 'signed-in',
+    query: scopeQuerySchema,
+    response: policyShowSchema,
+    handle: async (context) => policyShowView(await context.runtime.policies.show(scopeQuerySchema.parse(context.query ?? {}).scope)),
+  },
+  {
+    method: 'get',
+    path: '/policy/versions',
+    summary: "A scope's saved versions, newest first.",
+    access: 'signed-in',
+    query: scopeQuerySchema,
+    response: policyVersionsSchema,
+    async handle(context) {
+      const { scope } = scopeQuerySchema.parse(context.query ?? {});
+      return { scope, versions: (await context.runtime.policies.versions(scope)).map(policyVersionView) };
+    },
+  },
+  {
+    method: 'post',
+    path: '/policy/test',
+    summary: 'What would happen to a call, and why, without making it.',
+    access: 'signed-in',
+    body: testRequestSchema,
+    response: policyTestSchema,
+    async handle(context) {
+      const body = testRequestSchema.parse(context.body ?? {});
+      return policyTestView(await context.runtime.policies.test({ tool: body.tool, input: body.input ?? {}, ...(body.scopes === undefined ? {} : { scopes: body.scopes }) }));
+    },
+  },
+  {
+    method: 'post',
+    path: '/policy/rules',
+    summary: 'Add a rule, or replace the one with the same tool and conditions (admin).',
+    access: 'signed-in',
+    body: setRuleRequestSchema,
+    response: policyChangeSchema,
+    async handle(context) {
+      requireAdmin(context);
+      const body = setRuleRequestSchema.parse(context.body ?? {});
+      return policyChangeView(await context.runtime.policies.setRule(body.scope, body.rule, by(context, body.message)));
+    },
+  },
+  {
+    method: 'post',
+    path: '/policy/rules/remove',
+    summary: 'Remove the rule with this tool and these conditions (admin).',
+    access: 'signed-in',
+    body: removeRuleRequestSchema,
+    response: policyChangeSchema,
+    async handle(context) {
+      requireAdmin(context);
+      const body = removeRuleRequestSchema.parse(context.body ?? {});
+      return policyChangeView(await context.runtime.policies.removeRule(body.scope, { tool: body.tool, ...(body.when === undefined ? {} : { when: body.when }) }, by(context, body.message)));
+    },
+  },
+  {
+    method: 'post',
+    path: '/policy/defaults',
+    summary: "Set a scope's decision for one risk level (admin).",
+    access: 'signed-in',
+    body: setDefaultRequestSchema,
+    response: policyChangeSchema,
+    async handle(context) {
+      requireAdmin(context);
+      const body = setDefaultRequestSchema.parse(context.body ?? {});
+      return policyChangeView(await context.runtime.policies.setDefault(body.scope, body.risk, body.decision, by(context, body.message)));
+    },
+  },
+  {
+    method: 'post',
+    path: '/policy/replace',
+    summary: "Replace a scope's whole document (admin).",
+    access: 'signed-in',
+    body: replaceRequestSchema,
+    response: policyChangeSchema,
+    async handle(context) {
+      requireAdmin(context);
+      const body = replaceRequestSchema.parse(context.body ?? {});
+      return policyChangeView(await context.runtime.policies.replace(body.scope, body.document, by(context, body.message)));
+    },
+  },
+  {
+    method: 'post',
+    path: '/policy/rollback',
+    summary: "Save an earlier version's document again as the newest (admin).",
+    access: 'signed-in',
+    body: rollbackRequestSchema,
+    response: policyChangeSchema,
+    async handle(context) {
+      requireAdmin(context);
+      const body = rollbackRequestSchema.parse(context.body ?? {});
+      return policyChangeView(await context.runtime.policies.rollback(body.scope, body.version, by(context, body.message)));
+    },
+  },
+];
