@@ -6,6 +6,7 @@ import { loadConfig, type Environment } from './config.js';
 import { toLoopMessage } from './conversation-messages.js';
 import { createRuntime, type ForgeRuntime, type RuntimeParts } from './create-runtime.js';
 import { runCredentials } from './run-credentials.js';
+import { saveRunPolicy, validRunRules } from './run-policy.js';
 import { resolveRuntimeModel } from './runtime-model.js';
 import { executeTaskLoop } from './task-loop.js';
 import type { RunHandle } from '../runs/index.js';
@@ -49,6 +50,11 @@ export interface RunTaskOptions {
   readonly approvals?: ApprovalGate;
   /** The account the run (and a new conversation) belongs to; none for the CLI's runs. */
   readonly userId?: string | null;
+  /**
+   * The run's own policy rules (`forge run --block`, `--require-approval`), saved as the `run:<id>`
+   * scope before its first call: they only tighten what the installation decided, and survive a resume.
+   */
+  readonly policyRules?: readonly unknown[];
 }
 
 export interface RunTaskResult extends AgentRunResult {
@@ -81,6 +87,8 @@ export async function startTask(runtime: ForgeRuntime, options: RunTaskOptions):
       : await resolveRuntimeModel({ config: runtime.config, credentials: runCredentials(runtime, options.userId) }, options.model, options.model === undefined ? 'FORGE_MODEL' : '--model');
   // A tool list naming what does not exist is a usage error, not a failed run; the loop takes the set itself when it starts.
   if (options.tools !== undefined) runtime.registry.snapshot(options.tools);
+  // So are rules that do not validate: checked before anything is created.
+  const policyRules = options.policyRules === undefined ? undefined : validRunRules(options.policyRules);
   const conversation =
     options.conversationId === undefined
       ? await store.conversations.create({ title: runtime.redactor.redactText(options.task).slice(0, 80), userId: options.userId ?? null })
@@ -99,6 +107,7 @@ export async function startTask(runtime: ForgeRuntime, options: RunTaskOptions):
     userId: options.userId ?? null,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     execute: async (run): Promise<AgentRunResult | ConvergeRunResult> => {
+      await saveRunPolicy(runtime, run.runId, policyRules, options.userId);
       for (const body of options.preludeEvents ?? []) run.emitter.emit(body);
       if (options.toolbox === 'fresh') await wipeToolbox(runtime);
       return executeTaskLoop(runtime, run, {
@@ -133,3 +142,4 @@ async function requireConversation(store: Store, id: string) {
   }
   return conversation;
 }
+

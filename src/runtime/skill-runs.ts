@@ -15,6 +15,7 @@ import {
 import type { ForgeRuntime } from './create-runtime.js';
 import { runTask, type RunTaskOptions, type RunTaskResult } from './forge-runtime.js';
 import { runCredentials } from './run-credentials.js';
+import { saveRunPolicy, validRunRules } from './run-policy.js';
 import { resolveRuntimeModel } from './runtime-model.js';
 
 export interface RunSkillOptions {
@@ -43,6 +44,8 @@ export interface RunSkillOptions {
   readonly match?: { readonly reason: string };
   /** The account the replay's run belongs to; none for the CLI's. */
   readonly userId?: string | null;
+  /** The run's own policy rules (they only tighten), as for `runTask`. */
+  readonly policyRules?: readonly unknown[];
 }
 
 export interface RunSkillResult extends SkillReplayResult {
@@ -85,6 +88,7 @@ export async function runSkill(runtime: ForgeRuntime, options: RunSkillOptions):
   const rescueModel = await rescueModelFor(models, options, runModel);
   // A summary needs a model: resolving one again reports why there is none.
   if (options.summarize === true && runModel === undefined) await resolveRuntimeModel(models, undefined, 'FORGE_MODEL');
+  const policyRules = options.policyRules === undefined ? undefined : validRunRules(options.policyRules);
 
   let extraction: InputExtraction | null = null;
   const handle = runtime.runs.start({
@@ -93,7 +97,8 @@ export async function runSkill(runtime: ForgeRuntime, options: RunSkillOptions):
     model: rescueModel?.slug ?? 'none',
     userId: options.userId ?? null,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
-    execute: async ({ emitter, meter, signal }): Promise<SkillReplayResult> => {
+    execute: async ({ runId, emitter, meter, signal }): Promise<SkillReplayResult> => {
+      await saveRunPolicy(runtime, runId, policyRules, options.userId);
       const utility = (model: ResolvedModel | undefined): UtilityModel | undefined => (model === undefined ? undefined : createUtilityModel(model, meter, emitter.emit));
       let inputs = options.inputs;
       if (options.extractFrom !== undefined) {
@@ -155,6 +160,7 @@ export async function runTaskWithSkills(runtime: ForgeRuntime, options: RunTaskO
       ...(options.model === undefined ? {} : { model: options.model }),
       ...(options.rescueModel === undefined ? {} : { rescueModel: options.rescueModel }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.policyRules === undefined ? {} : { policyRules: options.policyRules }),
     });
     return { ...replayed, replayed_skill: match.skill.name };
   }

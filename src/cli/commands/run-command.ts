@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { ConfigurationError } from '../../core/index.js';
-import { storedApprovals, type ForgeRuntime } from '../../runtime/index.js';
+import type { ForgeRuntime } from '../../runtime/index.js';
 import { EXIT, errorLines, exitCodeForRun, parsePositiveInteger, reportError } from '../command-errors.js';
 import { formatQuantity } from '../event-line/index.js';
 import { cliRedactor, printError, printJson, printOut } from '../terminal-output.js';
@@ -19,6 +19,8 @@ interface RunCommandOptions {
   tools?: readonly string[];
   resume?: string;
   waitForApproval?: boolean;
+  block?: readonly string[];
+  requireApproval?: readonly string[];
 }
 
 /** `--tools a,b`: exact tool names, commas between them; an empty list is a run without catalog tools. */
@@ -27,6 +29,15 @@ function parseToolList(value: string): string[] {
     .split(',')
     .map((name) => name.trim())
     .filter((name) => name !== '');
+}
+
+/** `--block` and `--require-approval`: the run's own rules, which only tighten the installation's policy. */
+function runPolicy(options: Pick<RunCommandOptions, 'block' | 'requireApproval'>): { policyRules?: { tool: string; decision: 'block' | 'require_approval'; reason: string }[] } {
+  const rules = [
+    ...(options.block ?? []).map((tool) => ({ tool, decision: 'block' as const, reason: `${tool} is blocked for this run (--block)` })),
+    ...(options.requireApproval ?? []).map((tool) => ({ tool, decision: 'require_approval' as const, reason: `${tool} needs approval in this run (--require-approval)` })),
+  ];
+  return rules.length === 0 ? {} : { policyRules: rules };
 }
 
 export function registerRunCommand(program: Command): void {
@@ -41,6 +52,8 @@ export function registerRunCommand(program: Command): void {
     .option('--skills', 'replay the stored skill that covers the task instead of the agent, its inputs read from the task; a task that does not say an input is refused (the decision and its reason are logged)')
     .option('--converge', 'convergence-gated mode: one tool per turn, a plan, request_tool to synthesize missing tools; halts on final_answer or when nothing changes (cap 25 turns)')
     .option('--tools <names>', 'only these tools, by exact name, commas between (see `forge tools list`); default every tool there is when the run starts', parseToolList)
+    .option('--block <tools>', "block these tools (names or patterns with *, commas between) for this run: the run's own policy, which only tightens `forge policy`", parseToolList)
+    .option('--require-approval <tools>', 'send every call of these tools (names or patterns) for approval in this run', parseToolList)
     .option('--fresh', 'wipe the toolbox of synthesized tools before the run')
     .option('--keep', 'reuse the toolbox of synthesized tools (the default)')
     .option('--resume <run-id>', 'go on with a run (its id or a unique prefix) from its last checkpoint: one whose process ended before it finished (failed, interrupted) or one waiting for an approval; completed tool calls are not run again')
@@ -78,7 +91,7 @@ is not run again (the run fails, naming it). Exit codes: 0 completed, 1 failed, 
 async function runCommand(task: string, options: RunCommandOptions): Promise<number> {
   const json = options.json === true;
   if (options.resume !== undefined) {
-    const conflicting = (['skills', 'converge', 'tools', 'conversation', 'system', 'fresh', 'model', 'maxIterations'] as const).find((key) => options[key] !== undefined);
+    const conflicting = (['skills', 'converge', 'tools', 'conversation', 'system', 'fresh', 'model', 'maxIterations', 'block', 'requireApproval'] as const).find((key) => options[key] !== undefined);
     if (task !== '') return reportError(new ConfigurationError('--resume', 'takes the run id alone: the run goes on with its own task.', 'Drop the task words, e.g. forge run --resume 3f2c9a1b7e40.'), json);
     if (conflicting !== undefined) return reportError(new ConfigurationError('--resume', `cannot be combined with --${conflicting.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}: a resumed run keeps its own settings.`), json);
   } else if (task === '') {
@@ -99,7 +112,7 @@ async function runCommand(task: string, options: RunCommandOptions): Promise<num
   let runtime: ForgeRuntime | undefined;
   try {
     // Loaded on use, so `forge --help` and other commands start fast.
-    const { openRuntime, resumeTask, runTask, runTaskWithSkills, waitAndResume } = await import('../../runtime/index.js');
+    const { openRuntime, resumeTask, runTask, runTaskWithSkills, storedApprovals, waitAndResume } = await import('../../runtime/index.js');
     const { attachRunView } = await import('../run-view.js');
     runtime = await openRuntime(process.env, process.cwd(), { redactor: cliRedactor });
     const view = await attachRunView(runtime.bus, { json, tui: options.tui });
@@ -119,6 +132,7 @@ async function runCommand(task: string, options: RunCommandOptions): Promise<num
               ...(options.conversation === undefined ? {} : { conversationId: options.conversation }),
               ...(options.converge === true ? { converge: true } : {}),
               ...(options.tools === undefined ? {} : { tools: options.tools }),
+              ...runPolicy(options),
               toolbox: options.fresh === true ? 'fresh' : 'keep',
               ...approvals,
             });

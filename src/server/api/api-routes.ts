@@ -107,6 +107,7 @@ export const apiRoutes: readonly ApiRoute[] = [
         ...(body.conversation_id === undefined ? {} : { conversationId: body.conversation_id }),
         ...(body.converge === true ? { converge: true } : {}),
         ...(body.max_iterations === undefined ? {} : { maxIterations: body.max_iterations }),
+        ...(body.policy_rules === undefined ? {} : { policyRules: body.policy_rules }),
         // Runs started over the API always wait for their approvals: the owner answers through the API.
         approvals: storedApprovals(runtime),
       });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { haltReasonSchema, runKindSchema, runStatusSchema } from '../../core/index.js';
 import { approvalGrantViewSchema, approvalViewSchema } from '../../runs/approval-view.js';
+import { policyRuleSchema } from '../../policy/policy-document.js';
 
 /**
  * The bodies of Forge's HTTP API (`/api/v1`): one zod schema each, validated at the edge, the source of
@@ -40,6 +41,7 @@ export const startRunRequestSchema = z
     conversation_id: z.string().min(1).optional().describe('Continue this conversation.'),
     converge: z.boolean().optional().describe('Convergence-gated mode: one tool per turn, a plan, request_tool.'),
     max_iterations: z.number().int().positive().max(200).optional(),
+    policy_rules: z.array(policyRuleSchema).max(100).optional().describe("The run's own policy rules (tool, decision, when); they only tighten the installation's policy."),
   })
   .strict();
 
