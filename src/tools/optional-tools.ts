@@ -1,5 +1,6 @@
 import type { AnyTool, GuardedFetch } from '../core/index.js';
 import type { OptionalToolGroup } from './tool-groups.js';
+import { createShellTools } from './shell/index.js';
 
 /** What the optional tools are made with. */
 export interface OptionalToolOptions {
@@ -13,7 +14,7 @@ export interface OptionalToolOptions {
 const factories: Record<OptionalToolGroup, (options: OptionalToolOptions) => AnyTool[]> = {
   files: () => [],
   git: () => [],
-  shell: () => [],
+  shell: createShellTools,
   browser: () => [],
 };
 
