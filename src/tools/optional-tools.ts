@@ -1,4 +1,6 @@
 import type { AnyTool, GuardedFetch } from '../core/index.js';
+import { createFileTools } from './files/index.js';
+import { createGitTools } from './git/index.js';
 import type { OptionalToolGroup } from './tool-groups.js';
 
 /** What the optional tools are made with. */
@@ -11,8 +13,8 @@ export interface OptionalToolOptions {
 }
 
 const factories: Record<OptionalToolGroup, (options: OptionalToolOptions) => AnyTool[]> = {
-  files: () => [],
-  git: () => [],
+  files: (options) => createFileTools(options),
+  git: (options) => createGitTools(options),
   shell: () => [],
   browser: () => [],
 };
