@@ -52,21 +52,23 @@ export function fileReadTool(settings: FileToolSettings) {
       let content = '';
       let stop: { truncation: string; nextStartLine: number } | undefined;
       let endReached = false;
-      for await (const line of file.lines) {
-        lineNumber += 1;
-        if (lineNumber < startLine) continue;
-        if (content.length + line.length > maxReadCharacters) {
-          stop =
-            content === ''
-              ? { truncation: `line ${lineNumber} is longer than ${maxReadCharacters} characters; only its beginning is shown.`, nextStartLine: lineNumber + 1 }
-              : { truncation: `stopped at the ${maxReadCharacters}-character cap; read on from line ${lineNumber}.`, nextStartLine: lineNumber };
-          if (content === '') content = prefixWithoutSplitPair(line, maxReadCharacters);
-          break;
-        }
-        content += line;
-        if (lineNumber === input.end_line) {
-          endReached = true;
-          break;
+      reading: for await (const batch of file.lines) {
+        for (const line of batch) {
+          lineNumber += 1;
+          if (lineNumber < startLine) continue;
+          if (content.length + line.length > maxReadCharacters) {
+            stop =
+              content === ''
+                ? { truncation: `line ${lineNumber} is longer than ${maxReadCharacters} characters; only its beginning is shown.`, nextStartLine: lineNumber + 1 }
+                : { truncation: `stopped at the ${maxReadCharacters}-character cap; read on from line ${lineNumber}.`, nextStartLine: lineNumber };
+            if (content === '') content = prefixWithoutSplitPair(line, maxReadCharacters);
+            break reading;
+          }
+          content += line;
+          if (lineNumber === input.end_line) {
+            endReached = true;
+            break reading;
+          }
         }
       }
       if (file.binary) throw new BinaryFileError(path);

@@ -28,8 +28,13 @@ const inputSchema = z.object({
 const snippetCharacters = 200;
 const maxSkippedNamed = 20;
 
-/** Tells whether one line (without its line break) matches, and where the match is when that is known. */
-type LineMatcher = (line: string) => { readonly at: number } | undefined;
+/** Finds the query in lines of text. */
+interface LineMatcher {
+  /** Whether one line (without its line break) matches, and where the match is when that is known. */
+  match(line: string): { readonly at: number } | undefined;
+  /** False only when no line of `text` (several lines with their breaks) can match: the batch is skipped. */
+  mayMatchIn(text: string): boolean;
+}
 
 /** `file_search({query, path?, regex?, ignore_case?, max_matches?})`: the lines of workspace files that match. */
 export function fileSearchTool(settings: FileToolSettings) {
@@ -46,7 +51,7 @@ export function fileSearchTool(settings: FileToolSettings) {
     external: true,
     async execute(input, context): Promise<FileSearchOutput> {
       const path = plainRelativePath(input.path);
-      const matches = lineMatcher(input.query, input.regex, input.ignore_case);
+      const matcher = lineMatcher(input.query, input.regex, input.ignore_case);
       const jail = await workspaceJail(context, settings);
       const found: string[] = [];
       const skipped: string[] = [];
@@ -69,16 +74,22 @@ export function fileSearchTool(settings: FileToolSettings) {
         const file = textLines(jail.readChunks(entry.path), maxSearchFileBytes);
         let lineNumber = 0;
         try {
-          for await (const line of file.lines) {
-            lineNumber += 1;
-            const text = withoutLineBreak(line);
-            const match = matches(text);
-            if (match === undefined) continue;
-            if (found.length === input.max_matches) {
-              truncation = `more than ${input.max_matches} matching lines; showing the first ${input.max_matches}. Narrow the query or the path, or raise max_matches.`;
-              break search;
+          for await (const batch of file.lines) {
+            if (!matcher.mayMatchIn(batch.join(''))) {
+              lineNumber += batch.length;
+              continue;
             }
-            found.push(`${entry.path}:${lineNumber}: ${snippet(text, match.at)}`);
+            for (const line of batch) {
+              lineNumber += 1;
+              const text = withoutLineBreak(line);
+              const match = matcher.match(text);
+              if (match === undefined) continue;
+              if (found.length === input.max_matches) {
+                truncation = `more than ${input.max_matches} matching lines; showing the first ${input.max_matches}. Narrow the query or the path, or raise max_matches.`;
+                break search;
+              }
+              found.push(`${entry.path}:${lineNumber}: ${snippet(text, match.at)}`);
+            }
           }
         } catch (error) {
           if (!(error instanceof FileJailError) || error.reason === 'aborted') throw error;
@@ -105,12 +116,19 @@ function lineMatcher(query: string, regex: boolean, ignoreCase: boolean): LineMa
   if (regex) {
     const pattern = compileLinearPattern(ignoreCase ? `(?i)${query}` : query);
     if (pattern === undefined) throw new FileSearchPatternError(query);
-    return (line) => (pattern.test(line) ? { at: 0 } : undefined);
+    // Anchors and classes mean other things across lines, so every line is tested on its own.
+    return { match: (line) => (pattern.test(line) ? { at: 0 } : undefined), mayMatchIn: () => true };
   }
   const needle = ignoreCase ? query.toLowerCase() : query;
-  return (line) => {
-    const at = (ignoreCase ? line.toLowerCase() : line).indexOf(needle);
-    return at === -1 ? undefined : { at };
+  const find = (text: string) => (ignoreCase ? text.toLowerCase() : text).indexOf(needle);
+  // A literal without a line break can only be found in several lines where it is in one of them.
+  const singleLine = !needle.includes('\n') && !needle.includes('\r');
+  return {
+    match: (line) => {
+      const at = find(line);
+      return at === -1 ? undefined : { at };
+    },
+    mayMatchIn: (text) => !singleLine || find(text) !== -1,
   };
 }
 

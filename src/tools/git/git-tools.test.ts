@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -102,7 +102,39 @@ describe('the git tools in a real repository', () => {
   it('fails clearly when nothing is staged, with git\'s own reason', async () => {
     const error = await gitTools()('git_commit', { message: 'empty' }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(GitCommandError);
-    expect((error as GitCommandError).message).toMatch(/^git commit failed \(exit code 1\)/);
+    expect((error as GitCommandError).message).toMatch(/^git commit failed \(exit code 1\): .*nothing to commit/s);
+  });
+
+  it('says so when git is not installed', async () => {
+    const error = await gitTools({ PATH: join(base, 'no-programs-here') })('git_status').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(GitCommandError);
+    expect(error).toMatchObject({ message: expect.stringMatching(/git is not installed/), hint: expect.stringMatching(/Install git/) });
+  });
+
+  it('kills git at the time limit (a config that includes a FIFO would block it forever)', async () => {
+    execFileSync('mkfifo', [join(base, 'blocking-include')]);
+    await writeFile(join(workspace, '.git', 'config'), `[include]\n\tpath = ${join(base, 'blocking-include')}\n`, { flag: 'a' });
+    const tools = createGitTools({ workspace, env: { PATH: process.env.PATH }, timeoutMs: 300 });
+    const started = performance.now();
+    const error = await tools[0]!.execute({}, context).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(GitCommandError);
+    expect((error as GitCommandError).message).toMatch(/git config did not finish: it was stopped after 300 ms/);
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+
+  it('stops git when the run is cancelled', async () => {
+    execFileSync('mkfifo', [join(base, 'blocking-include')]);
+    await writeFile(join(workspace, '.git', 'config'), `[include]\n\tpath = ${join(base, 'blocking-include')}\n`, { flag: 'a' });
+    const controller = new AbortController();
+    const pending = gitTools()('git_status', {}, { ...context, signal: controller.signal }).catch((caught: unknown) => caught);
+    // Opening the FIFO's other end completes once git has opened it: git is running, blocked on it.
+    const writer = await open(join(base, 'blocking-include'), 'w');
+    try {
+      controller.abort();
+      expect(await pending).toMatchObject({ name: 'RunCancelledError', message: expect.stringMatching(/while git config ran/) });
+    } finally {
+      await writer.close();
+    }
   });
 
   it('cuts output at the cap with a visible marker', async () => {

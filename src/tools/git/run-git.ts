@@ -161,7 +161,8 @@ function runGitProcess(args: readonly string[], options: GitProcessOptions): Pro
       if (killedBy !== null) {
         return reject(new GitCommandError(command, null, `it was stopped after ${options.settings.timeoutMs} ms (${killedBy}).`, 'Ask for less (a path, a smaller limit), or make the repository smaller.'));
       }
-      if (exitCode !== 0) return reject(new GitCommandError(command, exitCode, errors.text().trim() || '(git printed no message)'));
+      // Some failures are told on standard output only ("nothing to commit").
+      if (exitCode !== 0) return reject(new GitCommandError(command, exitCode, errors.text().trim() || output.text().trim() || '(git printed no message)'));
       resolve({ text: output.text(), truncated: output.truncated() });
     });
   });

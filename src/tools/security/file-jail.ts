@@ -119,13 +119,7 @@ const chunkBytes = 64 * 1024;
 export function createFileJail(root: string, limits: Partial<FileJailLimits> = {}, options: FileJailOptions = {}): FileJail {
   const effective: FileJailLimits = { ...defaultFileJailLimits, ...limits };
   let writtenBytes = 0;
-  const segmentsOf = (path: unknown, segmentOptions?: { allowJailRoot?: boolean }) => {
-    const segments = relativeSegments(path, segmentOptions);
-    if (segments.length > effective.maxDepth) {
-      throw new FileJailError(String(path), 'too-deep', `is ${segments.length} segments deep; paths may have at most ${effective.maxDepth}.`);
-    }
-    return segments;
-  };
+  const segmentsOf = (path: unknown, segmentOptions?: { allowJailRoot?: boolean }) => checkedSegments(path, effective.maxDepth, segmentOptions);
   const ensureRunning = (path: string) => {
     if (options.signal?.aborted === true) throw new FileJailError(path, 'aborted', 'was left alone: the run this operation belonged to has ended.');
   };
@@ -283,9 +277,15 @@ function hostlessError(path: string, error: unknown): FileJailError {
  * the folder (git's pathspecs), which then sees exactly the path that was checked.
  */
 export function plainRelativePath(path: string, maxDepth = defaultFileJailLimits.maxDepth): string {
-  const segments = relativeSegments(path, { allowJailRoot: true });
-  if (segments.length > maxDepth) throw new FileJailError(path, 'too-deep', `is ${segments.length} segments deep; paths may have at most ${maxDepth}.`);
+  const segments = checkedSegments(path, maxDepth, { allowJailRoot: true });
   return segments.length === 0 ? '.' : segments.join('/');
+}
+
+/** A caller's path as plain segments, refused when it has more than `maxDepth` of them. */
+function checkedSegments(path: unknown, maxDepth: number, options?: { allowJailRoot?: boolean }): string[] {
+  const segments = relativeSegments(path, options);
+  if (segments.length > maxDepth) throw new FileJailError(String(path), 'too-deep', `is ${segments.length} segments deep; paths may have at most ${maxDepth}.`);
+  return segments;
 }
 
 // Unicode joiners and direction marks HFS+ ignores in names.
@@ -336,8 +336,9 @@ async function realLocationInside(rootReal: string, candidate: string, path: str
 /**
  * Walks the parent folders of a write one segment at a time: an existing segment must really be a folder
  * inside the jail (a symlinked folder pointing out is refused), a missing one is created inside a folder
- * that was just verified, after `beforeCreate` (which counts it, and may refuse) allows it. Returns the
- * real location of the innermost folder.
+ * that was just verified, after `beforeCreate` (which counts it, and may refuse) allows it; `verify` may
+ * refuse the real location of every folder that was already there. Returns the real location of the
+ * innermost folder.
  */
 async function ensureDirectoriesInside(
   rootReal: string,
