@@ -60,6 +60,8 @@ export const CONFIG_SETTINGS = {
   approval_timeout: { variable: 'FORGE_APPROVAL_TIMEOUT', kind: 'count', default: '3600', description: 'seconds a call waits for its approval' },
   require_approval: { variable: 'FORGE_REQUIRE_APPROVAL', kind: 'list', default: 'empty', description: 'tools whose every call needs an approval, by exact name' },
   workspace: { variable: 'FORGE_WORKSPACE', kind: 'text', default: '<home>/workspace', description: 'the folder the workspace tools (files, git, shell) work in' },
+  git_author_name: { variable: 'FORGE_GIT_AUTHOR_NAME', kind: 'text', default: 'Forge', description: 'the author name of commits the git_commit tool makes' },
+  git_author_email: { variable: 'FORGE_GIT_AUTHOR_EMAIL', kind: 'text', default: 'forge@localhost', description: 'the author email of commits the git_commit tool makes' },
   enable_tools: { variable: 'FORGE_ENABLE_TOOLS', kind: 'list', default: 'none', description: 'optional tool groups in the catalog: files, git, shell, browser' },
 } as const satisfies Record<string, SettingDefinition>;
 

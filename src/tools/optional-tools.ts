@@ -1,4 +1,6 @@
 import type { AnyTool, GuardedFetch } from '../core/index.js';
+import { createFileTools } from './files/index.js';
+import { createGitTools } from './git/index.js';
 import type { OptionalToolGroup } from './tool-groups.js';
 import { createShellTools } from './shell/index.js';
 
@@ -12,8 +14,8 @@ export interface OptionalToolOptions {
 }
 
 const factories: Record<OptionalToolGroup, (options: OptionalToolOptions) => AnyTool[]> = {
-  files: () => [],
-  git: () => [],
+  files: createFileTools,
+  git: createGitTools,
   shell: createShellTools,
   browser: () => [],
 };

@@ -1,8 +1,9 @@
+import { readdirSync } from 'node:fs';
 import { mkdtemp, mkdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createFileJail, FileJailError, type FileJailRefusal } from './file-jail.js';
+import { createFileJail, FileJailError, plainRelativePath, type FileJailRefusal } from './file-jail.js';
 
 let base: string;
 let root: string;
@@ -172,6 +173,83 @@ describe('createFileJail', () => {
     expect((await refusal(jail.readFile('.'))).reason).toBe('not-a-file');
     expect((await refusal(jail.list('file.txt'))).reason).toBe('not-a-directory');
     expect((await refusal(jail.writeFile('file.txt/inner.txt', 'x'))).reason).toBe('not-a-directory');
+  });
+
+  it('streams a file larger than maxReadBytes in chunks, and closes it when the reader stops early', async () => {
+    const jail = createFileJail(root, { maxReadBytes: 10 });
+    const text = 'line\n'.repeat(40_000);
+    await writeFile(join(root, 'big.txt'), text);
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of jail.readChunks('big.txt')) chunks.push(chunk);
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(Buffer.concat(chunks).toString('utf8')).toBe(text);
+
+    const before = readdirSync('/proc/self/fd').length;
+    for (let round = 0; round < 20; round++) {
+      for await (const chunk of jail.readChunks('big.txt')) {
+        expect(chunk.length).toBeGreaterThan(0);
+        break;
+      }
+    }
+    expect(readdirSync('/proc/self/fd').length).toBe(before);
+  });
+
+  it('refuses to stream what it refuses to read, and stops streaming once aborted', async () => {
+    const controller = new AbortController();
+    const jail = createFileJail(root, {}, { signal: controller.signal });
+    await writeFile(join(root, 'big.txt'), 'x'.repeat(300_000));
+    await symlink(join(outside, 'secret.txt'), join(root, 'link.txt'));
+    const drain = async (path: string) => {
+      for await (const chunk of jail.readChunks(path)) expect(chunk.length).toBeGreaterThan(0);
+    };
+    expect((await refusal(drain('link.txt'))).reason).toBe('outside-jail');
+    expect((await refusal(drain('../outside/secret.txt'))).reason).toBe('parent-segment');
+    expect((await refusal(drain('.'))).reason).toBe('not-a-file');
+    expect((await refusal(drain('missing.txt'))).reason).toBe('not-found');
+    let read = 0;
+    const aborted = (async () => {
+      for await (const chunk of jail.readChunks('big.txt')) {
+        read += chunk.length;
+        controller.abort();
+      }
+    })();
+    expect((await refusal(aborted)).reason).toBe('aborted');
+    expect(read).toBe(64 * 1024);
+  });
+
+  it.each(['.git/config', '.git/hooks/post-commit', '.git', 'sub/.git/config', '.GIT/config', '.git./config', '.g\u200cit/config'])(
+    'refuses to write %j when .git is protected, creating nothing',
+    async (path) => {
+      const jail = createFileJail(root, {}, { protectedNames: ['.git'] });
+      expect((await refusal(jail.writeFile(path, 'x'))).reason).toBe('protected-name');
+      expect(readdirSync(root)).toEqual([]);
+    },
+  );
+
+  it('refuses writes that reach a protected folder through a symlink, but still reads it', async () => {
+    const jail = createFileJail(root, {}, { protectedNames: ['.git'] });
+    await mkdir(join(root, '.git', 'hooks'), { recursive: true });
+    await writeFile(join(root, '.git', 'config'), '[core]\n');
+    await symlink('.git', join(root, 'innocent'));
+    await symlink('.git/config', join(root, 'settings.txt'));
+
+    expect((await refusal(jail.writeFile('innocent/config', 'x'))).reason).toBe('protected-name');
+    expect((await refusal(jail.writeFile('innocent/hooks/pre-commit', 'x'))).reason).toBe('protected-name');
+    expect((await refusal(jail.writeFile('innocent/new-folder/file', 'x'))).reason).toBe('protected-name');
+    expect((await refusal(jail.writeFile('settings.txt', 'x'))).reason).toBe('protected-name');
+    expect(readdirSync(join(root, '.git')).sort()).toEqual(['config', 'hooks']);
+    expect(readdirSync(join(root, '.git', 'hooks'))).toEqual([]);
+    expect(await jail.readFile('innocent/config')).toBe('[core]\n');
+    await jail.writeFile('git-notes.txt', 'a neighbour of .git is fine');
+    expect(await readFile(join(root, 'git-notes.txt'), 'utf8')).toBe('a neighbour of .git is fine');
+  });
+
+  it('gives the plain form of a path it accepts, and refuses the rest like every operation', () => {
+    expect(plainRelativePath('./notes//today.txt')).toBe('notes/today.txt');
+    expect(plainRelativePath('.')).toBe('.');
+    expect(plainRelativePath('')).toBe('.');
+    for (const path of ['../x', '/etc/passwd', 'a\\b', 'a\0b', 'a/../../b']) expect(() => plainRelativePath(path)).toThrow(FileJailError);
+    expect(() => plainRelativePath('a/b/c', 2)).toThrow(/at most 2/);
   });
 
   it('never puts the absolute host location of the jail in its messages', async () => {

@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { lstat, mkdir, open, readdir, realpath, stat, type FileHandle } from 'node:fs/promises';
-import { join, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { ForgeError } from '../../core/index.js';
 
 /** Why the jail refused a path; stable codes a caller can branch on. */
@@ -16,6 +16,7 @@ export type FileJailRefusal =
   | 'too-large'
   | 'quota-exceeded'
   | 'too-deep'
+  | 'protected-name'
   | 'aborted'
   | 'io-error';
 
@@ -30,7 +31,10 @@ export class FileJailError extends ForgeError {
     super({
       name: 'FileJailError',
       message: `${JSON.stringify(path)}: ${message}`,
-      hint: 'Use relative paths with forward slashes inside the tool\'s own folder, without ".." segments.',
+      hint:
+        reason === 'protected-name'
+          ? 'Write somewhere else: protected entries (such as .git) belong to the program that manages them.'
+          : 'Use relative paths with forward slashes inside the tool\'s own folder, without ".." segments.',
     });
     this.path = path;
     this.reason = reason;
@@ -72,6 +76,13 @@ export interface FileJailOptions {
    * work goes on after the run has ended.
    */
   readonly signal?: AbortSignal;
+  /**
+   * Names of entries writes may neither create, replace nor reach into, at any depth and whatever
+   * symlink leads there (the workspace tools protect `.git`, whose config and hooks would run programs
+   * the next time anyone uses git there). Names match as file systems that ignore case, trailing dots or
+   * spaces, or Unicode joiners would match them, so `.GIT` and `.git.` are `.git` too. Reads are unaffected.
+   */
+  readonly protectedNames?: readonly string[];
 }
 
 export interface FileJailEntry {
@@ -90,6 +101,11 @@ export interface FileJail {
   readonly root: string;
   /** Reads a UTF-8 text file. */
   readFile(path: string): Promise<string>;
+  /**
+   * Reads a regular file's bytes in chunks, however large it is: the caller takes as much as it needs,
+   * and stopping early (leaving the loop) closes the file. The checks run when iteration starts.
+   */
+  readChunks(path: string): AsyncIterable<Uint8Array>;
   /** Creates or replaces a UTF-8 text file, creating missing parent folders. */
   writeFile(path: string, text: string): Promise<void>;
   /** Lists a folder (the jail's own folder when `path` is omitted or "."), sorted by name. */
@@ -97,21 +113,23 @@ export interface FileJail {
 }
 
 const maxPathLength = 1024;
+const chunkBytes = 64 * 1024;
 
 /** Creates a jail over `root`. The folder is created on the first write when it does not exist yet. */
 export function createFileJail(root: string, limits: Partial<FileJailLimits> = {}, options: FileJailOptions = {}): FileJail {
   const effective: FileJailLimits = { ...defaultFileJailLimits, ...limits };
   let writtenBytes = 0;
-  const segmentsOf = (path: unknown, segmentOptions?: { allowJailRoot?: boolean }) => {
-    const segments = relativeSegments(path, segmentOptions);
-    if (segments.length > effective.maxDepth) {
-      throw new FileJailError(String(path), 'too-deep', `is ${segments.length} segments deep; paths may have at most ${effective.maxDepth}.`);
-    }
-    return segments;
-  };
+  const segmentsOf = (path: unknown, segmentOptions?: { allowJailRoot?: boolean }) => checkedSegments(path, effective.maxDepth, segmentOptions);
   const ensureRunning = (path: string) => {
     if (options.signal?.aborted === true) throw new FileJailError(path, 'aborted', 'was left alone: the run this operation belonged to has ended.');
   };
+  const protectedKeys = new Set((options.protectedNames ?? []).map(nameKey));
+  const refuseProtected = (segments: readonly string[], path: string) => {
+    if (segments.some((segment) => protectedKeys.has(nameKey(segment)))) {
+      throw new FileJailError(path, 'protected-name', `is or lies inside a protected entry (${(options.protectedNames ?? []).join(', ')}); it cannot be written.`);
+    }
+  };
+  const refuseProtectedLocation = (rootReal: string, real: string, path: string) => refuseProtected(relative(rootReal, real).split(sep), path);
   const quotaMessage = `would exceed the ${effective.maxTotalWriteBytes} bytes this tool may write in one run (each new file or folder counts ${effective.bytesPerEntry}).`;
   // Counts one new file or folder before it is created, so the quota stops a flood of empty entries.
   const chargeEntry = (path: string) => {
@@ -120,7 +138,8 @@ export function createFileJail(root: string, limits: Partial<FileJailLimits> = {
     writtenBytes += effective.bytesPerEntry;
   };
 
-  async function readFile(path: string): Promise<string> {
+  /** Opens an existing regular file inside the jail for reading; the caller closes it. */
+  async function openRegularFile(path: string): Promise<{ handle: FileHandle; size: number }> {
     const segments = segmentsOf(path);
     if (segments.length === 0) throw new FileJailError(path, 'not-a-file', 'names the tool folder itself, not a file.');
     ensureRunning(path);
@@ -130,10 +149,35 @@ export function createFileJail(root: string, limits: Partial<FileJailLimits> = {
     try {
       const info = await handle.stat();
       if (!info.isFile()) throw new FileJailError(path, 'not-a-file', 'is not a regular file.');
-      if (info.size > effective.maxReadBytes) {
-        throw new FileJailError(path, 'too-large', `is ${info.size} bytes; files larger than ${effective.maxReadBytes} bytes cannot be read.`);
+      return { handle, size: info.size };
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+  }
+
+  async function readFile(path: string): Promise<string> {
+    const { handle, size } = await openRegularFile(path);
+    try {
+      if (size > effective.maxReadBytes) {
+        throw new FileJailError(path, 'too-large', `is ${size} bytes; files larger than ${effective.maxReadBytes} bytes cannot be read.`);
       }
       return new TextDecoder('utf-8').decode(await handle.readFile());
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async function* readChunks(path: string): AsyncGenerator<Uint8Array> {
+    const { handle } = await openRegularFile(path);
+    try {
+      for (;;) {
+        ensureRunning(path);
+        const buffer = Buffer.allocUnsafe(chunkBytes);
+        const { bytesRead } = await handle.read(buffer, 0, chunkBytes, null);
+        if (bytesRead === 0) return;
+        yield buffer.subarray(0, bytesRead);
+      }
     } finally {
       await handle.close();
     }
@@ -142,6 +186,7 @@ export function createFileJail(root: string, limits: Partial<FileJailLimits> = {
   async function writeFile(path: string, text: string): Promise<void> {
     if (typeof text !== 'string') throw new FileJailError(path, 'invalid-path', 'writeFile needs the file content as a string.');
     const segments = segmentsOf(path);
+    refuseProtected(segments, path);
     const name = segments.pop();
     if (name === undefined) throw new FileJailError(path, 'not-a-file', 'names the tool folder itself, not a file.');
     const bytes = Buffer.byteLength(text, 'utf8');
@@ -152,8 +197,12 @@ export function createFileJail(root: string, limits: Partial<FileJailLimits> = {
     ensureRunning(path);
     await mkdir(root, { recursive: true });
     const rootReal = await realpath(root);
-    const parentReal = await ensureDirectoriesInside(rootReal, segments, path, () => chargeEntry(path));
+    const parentReal = await ensureDirectoriesInside(rootReal, segments, path, {
+      beforeCreate: () => chargeEntry(path),
+      verify: (real) => refuseProtectedLocation(rootReal, real, path),
+    });
     const target = await writableTarget(rootReal, join(parentReal, name), path);
+    refuseProtectedLocation(rootReal, target.location, path);
     if (target.created) chargeEntry(path);
     if (writtenBytes + bytes > effective.maxTotalWriteBytes) throw new FileJailError(path, 'quota-exceeded', quotaMessage);
     ensureRunning(path);
@@ -189,6 +238,7 @@ export function createFileJail(root: string, limits: Partial<FileJailLimits> = {
   return {
     root,
     readFile: (path) => withoutHostDetails(path, () => readFile(path)),
+    readChunks: (path) => chunksWithoutHostDetails(path, readChunks(path)),
     writeFile: (path, text) => withoutHostDetails(path, () => writeFile(path, text)),
     list: (path) => withoutHostDetails(path ?? '.', () => list(path)),
   };
@@ -202,10 +252,48 @@ async function withoutHostDetails<Result>(path: string, operation: () => Promise
   try {
     return await operation();
   } catch (error) {
-    if (error instanceof FileJailError) throw error;
-    const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
-    throw new FileJailError(String(path), 'io-error', `could not be accessed (${typeof code === 'string' ? code : 'unknown error'}).`);
+    throw hostlessError(path, error);
   }
+}
+
+async function* chunksWithoutHostDetails(path: string, chunks: AsyncGenerator<Uint8Array>): AsyncGenerator<Uint8Array> {
+  try {
+    yield* chunks;
+  } catch (error) {
+    throw hostlessError(path, error);
+  }
+}
+
+function hostlessError(path: string, error: unknown): FileJailError {
+  if (error instanceof FileJailError) return error;
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return new FileJailError(String(path), 'io-error', `could not be accessed (${typeof code === 'string' ? code : 'unknown error'}).`);
+}
+
+/**
+ * A path in its plain form, segments joined by "/" ("." for the jail's folder itself), after the checks
+ * every jail operation applies to it before touching anything (relative, no "..", no NUL, no backslash,
+ * at most `maxDepth` segments); a `FileJailError` otherwise. For paths another program will open inside
+ * the folder (git's pathspecs), which then sees exactly the path that was checked.
+ */
+export function plainRelativePath(path: string, maxDepth = defaultFileJailLimits.maxDepth): string {
+  const segments = checkedSegments(path, maxDepth, { allowJailRoot: true });
+  return segments.length === 0 ? '.' : segments.join('/');
+}
+
+/** A caller's path as plain segments, refused when it has more than `maxDepth` of them. */
+function checkedSegments(path: unknown, maxDepth: number, options?: { allowJailRoot?: boolean }): string[] {
+  const segments = relativeSegments(path, options);
+  if (segments.length > maxDepth) throw new FileJailError(String(path), 'too-deep', `is ${segments.length} segments deep; paths may have at most ${maxDepth}.`);
+  return segments;
+}
+
+// Unicode joiners and direction marks HFS+ ignores in names.
+const ignoredInNames = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g;
+
+/** A name as a case-insensitive file system that drops trailing dots and spaces (NTFS) and joiners (HFS+) sees it. */
+function nameKey(name: string): string {
+  return name.replace(ignoredInNames, '').toLowerCase().replace(/[. ]+$/, '');
 }
 
 /** Splits a caller's path into plain segments, refusing every form that could name a place outside. */
@@ -248,10 +336,16 @@ async function realLocationInside(rootReal: string, candidate: string, path: str
 /**
  * Walks the parent folders of a write one segment at a time: an existing segment must really be a folder
  * inside the jail (a symlinked folder pointing out is refused), a missing one is created inside a folder
- * that was just verified, after `beforeCreate` (which counts it, and may refuse) allows it. Returns the
- * real location of the innermost folder.
+ * that was just verified, after `beforeCreate` (which counts it, and may refuse) allows it; `verify` may
+ * refuse the real location of every folder that was already there. Returns the real location of the
+ * innermost folder.
  */
-async function ensureDirectoriesInside(rootReal: string, segments: readonly string[], path: string, beforeCreate: () => void): Promise<string> {
+async function ensureDirectoriesInside(
+  rootReal: string,
+  segments: readonly string[],
+  path: string,
+  checks: { readonly beforeCreate: () => void; readonly verify: (real: string) => void },
+): Promise<string> {
   let current = rootReal;
   for (const segment of segments) {
     const next = join(current, segment);
@@ -261,14 +355,16 @@ async function ensureDirectoriesInside(rootReal: string, segments: readonly stri
     });
     if (existing !== undefined) {
       current = await existingDirectoryInside(rootReal, next, segment, path);
+      checks.verify(current);
       continue;
     }
-    beforeCreate();
+    checks.beforeCreate();
     if (await createdDirectory(next)) {
       current = next;
       continue;
     }
     current = await existingDirectoryInside(rootReal, next, segment, path);
+    checks.verify(current);
   }
   return current;
 }

@@ -4,7 +4,7 @@ import { refuseBlockedCommand } from './blocked-commands.js';
 import { runCommand } from './run-command.js';
 import { shellEnvironment } from './shell-environment.js';
 import { workingFolder } from './working-folder.js';
-import { ensureWorkspace, workspaceOf } from './workspace-folder.js';
+import { ensureWorkspace, workspaceOf } from '../workspace-folder.js';
 
 export const DEFAULT_TIMEOUT_SECONDS = 60;
 export const MAX_TIMEOUT_SECONDS = 600;
