@@ -43,6 +43,13 @@ describe('stats from the store', () => {
     expect(fromStore!.totals.synthesis.caught).toBeGreaterThan(0);
     expect(fromStore!.totals.synthesis.tool_uses).toBeGreaterThan(fromStore!.totals.synthesis.drafted);
     expect(fromStore!.totals.tool_errors).toBeGreaterThan(0);
+    // Tool analytics: the database's window-function percentiles are exactly the ones a sort of every logged duration gives.
+    expect(fromStore!.tools).toEqual(fromLogs.tools);
+    expect(fromStore!.tools.map((tool) => tool.tool).sort()).toEqual(['count_links', 'csv_columns', 'http_request', 'read_url', 'release_version', 'web_search', 'word_count']);
+    expect(fromStore!.tools.reduce((sum, tool) => sum + tool.calls, 0)).toBe(fromStore!.totals.tool_calls);
+    expect(fromStore!.tools.reduce((sum, tool) => sum + tool.failures, 0)).toBe(fromStore!.totals.tool_errors);
+    expect(fromStore!.tools.reduce((sum, tool) => sum + tool.cache_hits, 0)).toBeGreaterThan(0);
+    for (const tool of fromStore!.tools) expect(tool.p50_ms!).toBeLessThanOrEqual(tool.p95_ms!);
   });
 
   it('gives each run the figures its log gives, and a run still going shows as running', async () => {
@@ -52,6 +59,7 @@ describe('stats from the store', () => {
       const fromStore = await storedRunStats(store, fromLog.totals.run_id!);
       expect(fromStore?.file).toBe(logFile);
       expect(JSON.stringify(withCostsRounded(fromStore!.totals))).toBe(JSON.stringify(withCostsRounded(fromLog.totals)));
+      expect(fromStore!.tools).toEqual(fromLog.tools);
     }
 
     const newest = await newestRunStats(store);

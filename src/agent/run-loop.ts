@@ -17,7 +17,7 @@ import {
 } from '../core/index.js';
 import type { RunEmitter } from '../events/index.js';
 import { ModelInputHasher, type CostMeter, type ResolvedModel } from '../llm/index.js';
-import { dispatchToolCall, recordedOutcome, type DispatchOutcome, type ToolRegistry, type ToolSet } from '../tools/index.js';
+import { CallGuards, dispatchToolCall, recordedOutcome, type CallGuardSettings, type DispatchOutcome, type ToolRegistry, type ToolSet } from '../tools/index.js';
 import { finishRun, type RunSummary } from './finish-run.js';
 import type { LoopContext, LoopRules, TurnReport } from './loop-rules.js';
 import { providerToolsFrom, streamMeteredModelTurn, type LoopMessage, type ModelToolCall } from './model-turn.js';
@@ -56,6 +56,8 @@ export interface LoopOptions {
   readonly approvals: ApprovalGate;
   /** What tools may use besides their input (the guarded fetch, a utility model). */
   readonly toolContext: Omit<ToolContext, 'callId' | 'runId' | 'signal'>;
+  /** How the run's tool calls are guarded (result cache, failure blocking, rate limits, timeouts); none when absent. The loop's own tools are exempt. */
+  readonly callGuards?: CallGuardSettings;
   /** Replaces the kind's default system prompt; the untrusted-content rule is always appended. */
   readonly system?: string;
   /** Earlier messages of the conversation this run continues (already bounded). */
@@ -219,6 +221,7 @@ export async function runLoop(options: LoopOptions, makeRules: (context: LoopCon
     messages.push(...added);
     await options.onMessages?.(added, details);
   };
+  const guards = options.callGuards === undefined ? undefined : new CallGuards(options.callGuards, { exempt: rules.ownTools.map((tool) => tool.name) });
   const dispatch = (call: ModelToolCall) =>
     dispatchToolCall(
       { name: call.name, input: call.input, callId: call.callId, iteration: context.turn },
@@ -229,6 +232,7 @@ export async function runLoop(options: LoopOptions, makeRules: (context: LoopCon
         emitter,
         context: { ...options.toolContext, runId: emitter.runId, signal },
         ...(options.persistence === undefined ? {} : { beforeSideEffect: options.persistence.commitEvents }),
+        ...(guards === undefined ? {} : { guards }),
       },
     );
   /** Whether a call may have side effects (then its turn's checkpoint is committed before any call runs). */

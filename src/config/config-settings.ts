@@ -1,7 +1,10 @@
 import { z } from 'zod';
 
-/** How a setting is written in `forge.config.json`; the environment always carries text. */
-type SettingKind = 'text' | 'list' | 'switch' | 'count' | 'url';
+/**
+ * How a setting is written in `forge.config.json`; the environment always carries text. `count` is a
+ * positive whole number, `whole` one that may be 0 (which turns the setting's limit off).
+ */
+type SettingKind = 'text' | 'list' | 'switch' | 'count' | 'whole' | 'url';
 
 interface SettingDefinition {
   /** The environment variable the key mirrors. */
@@ -63,6 +66,11 @@ export const CONFIG_SETTINGS = {
   git_author_name: { variable: 'FORGE_GIT_AUTHOR_NAME', kind: 'text', default: 'Forge', description: 'the author name of commits the git_commit tool makes' },
   git_author_email: { variable: 'FORGE_GIT_AUTHOR_EMAIL', kind: 'text', default: 'forge@localhost', description: 'the author email of commits the git_commit tool makes' },
   enable_tools: { variable: 'FORGE_ENABLE_TOOLS', kind: 'list', default: 'none', description: 'optional tool groups in the catalog: files, git, shell, browser' },
+  tool_cache_ttl: { variable: 'FORGE_TOOL_CACHE_TTL', kind: 'whole', default: '300', description: 'seconds a read-only tool call\'s result is served again to an identical call in the same run (0: no cache)' },
+  tool_timeout: { variable: 'FORGE_TOOL_TIMEOUT', kind: 'count', default: '120', description: 'seconds a tool call may run before it is stopped' },
+  tool_timeouts: { variable: 'FORGE_TOOL_TIMEOUTS', kind: 'list', default: 'none', description: 'timeouts of particular tools as name=seconds, e.g. read_url=30,request_tool=600' },
+  tool_rate_limit: { variable: 'FORGE_TOOL_RATE_LIMIT', kind: 'whole', default: '60', description: 'calls of one tool a run may make in any minute (0: no limit)' },
+  run_tool_rate_limit: { variable: 'FORGE_RUN_TOOL_RATE_LIMIT', kind: 'whole', default: '300', description: 'tool calls a run may make in any minute, all tools together (0: no limit)' },
 } as const satisfies Record<string, SettingDefinition>;
 
 export type ConfigKey = keyof typeof CONFIG_SETTINGS;
@@ -86,6 +94,7 @@ const valueSchemas: Record<SettingKind, z.ZodType> = {
   list: z.union([z.array(z.string().trim().min(1, 'entries must be non-empty strings')), z.string()], { message: 'must be a list of strings or one comma-separated string' }),
   switch: z.boolean({ message: 'must be true or false' }),
   count: z.number({ message: 'must be a positive whole number' }).int('must be a positive whole number').positive('must be a positive whole number'),
+  whole: z.number({ message: 'must be a whole number (0 or more)' }).int('must be a whole number (0 or more)').nonnegative('must be a whole number (0 or more)'),
 };
 
 /**
@@ -119,7 +128,7 @@ export function environmentText(value: string | number | boolean | readonly stri
 export function fileValueFromText(key: ConfigKey, text: string): string | number | boolean | readonly string[] {
   const kind: SettingKind = settingOf(key).kind;
   if (kind === 'switch') return text === 'true' || text === '1' ? true : text === 'false' || text === '0' ? false : text;
-  if (kind === 'count') return /^\s*-?\d+(\.\d+)?\s*$/.test(text) ? Number(text) : text;
+  if (kind === 'count' || kind === 'whole') return /^\s*-?\d+(\.\d+)?\s*$/.test(text) ? Number(text) : text;
   if (kind === 'list') return text.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
   return text;
 }

@@ -79,6 +79,68 @@ export class ToolExecutionError extends ForgeError {
   }
 }
 
+/** A tool ran longer than its timeout: its call's signal was aborted and the call failed. */
+export class ToolTimeoutError extends ForgeError {
+  readonly toolName: string;
+  readonly timeoutMs: number;
+  constructor(toolName: string, timeoutMs: number) {
+    super({
+      name: 'ToolTimeoutError',
+      message: `Tool "${toolName}" did not finish within ${formatSeconds(timeoutMs)}; the call was stopped.`,
+      hint: `Try a smaller request or another tool. To give it longer, set FORGE_TOOL_TIMEOUTS=${toolName}=<seconds> (or FORGE_TOOL_TIMEOUT for every tool).`,
+    });
+    this.toolName = toolName;
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/**
+ * A tool failed `failures` times in a row in one run and is blocked for the rest of it: the call was
+ * refused without running. `lastError` is the message of the last failure (shortened).
+ */
+export class ToolFailureBlockedError extends ForgeError {
+  readonly toolName: string;
+  readonly failures: number;
+  readonly lastError: string;
+  constructor(toolName: string, failures: number, lastError: string) {
+    super({
+      name: 'ToolFailureBlockedError',
+      message: `${toolName} failed ${failures} times in a row (last error: ${lastError}); it is blocked for the rest of this run.`,
+      hint: 'Try another tool or another approach, or finish with what you have.',
+    });
+    this.toolName = toolName;
+    this.failures = failures;
+    this.lastError = lastError;
+  }
+}
+
+/** A run called a tool (`scope` tool) or tools at all (`scope` run) more often in the last minute than its limit allows; the call was refused, not delayed. */
+export class ToolRateLimitError extends ForgeError {
+  readonly toolName: string;
+  readonly scope: 'tool' | 'run';
+  readonly limit: number;
+  /** Milliseconds until one more call fits in the limit. */
+  readonly retryAfterMs: number;
+  constructor(toolName: string, scope: 'tool' | 'run', limit: number, retryAfterMs: number) {
+    const what = scope === 'tool' ? `${toolName} was called ${limit} times in the last minute in this run, its limit (FORGE_TOOL_RATE_LIMIT)` : `this run made ${limit} tool calls in the last minute, its limit (FORGE_RUN_TOOL_RATE_LIMIT)`;
+    super({
+      name: 'ToolRateLimitError',
+      message: `Call to ${toolName} refused: ${what}.`,
+      hint: `Wait about ${formatSeconds(retryAfterMs)} before calling ${scope === 'tool' ? 'it' : 'tools'} again, make fewer calls, or finish with what you have.`,
+    });
+    this.toolName = toolName;
+    this.scope = scope;
+    this.limit = limit;
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/** `1 s`, `90 s`, `0.5 s`: a duration as the errors above say it. */
+function formatSeconds(milliseconds: number): string {
+  const seconds = milliseconds / 1000;
+  return `${seconds >= 1 ? Math.ceil(seconds) : Number(seconds.toFixed(3))} s`;
+}
+
 export class ToolDefinitionError extends ForgeError {
   readonly toolName: string;
   constructor(toolName: string, message: string) {

@@ -139,6 +139,8 @@ export const eventSchemas = {
     truncated: z.boolean(),
     untrusted: z.boolean(),
     duration_ms: z.number().nonnegative(),
+    /** The result was served from the run's result cache: an identical read-only call earlier in the run; the tool did not run again. Absent otherwise. */
+    cached: z.literal(true).optional(),
   }),
   /**
    * What a sandboxed tool wrote with `forge.log` during one call, in order (capped by the sandbox, a

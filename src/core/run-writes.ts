@@ -1,6 +1,7 @@
 import type { EventStore } from './event-store.js';
 import type { ModelCallStore } from './model-call-store.js';
 import type { RunUpdate } from './run-store.js';
+import type { ToolCallRecord } from './stats-store.js';
 import type { StepStore } from './step-store.js';
 
 /**
@@ -12,4 +13,6 @@ export interface RunWrites {
   readonly events: Pick<EventStore, 'append' | 'appendAll'>;
   readonly steps: Pick<StepStore, 'record' | 'recordAll'>;
   readonly modelCalls: Pick<ModelCallStore, 'record' | 'recordAll'>;
+  /** The tool-call analytics rows (`Store.stats` reads them). */
+  readonly toolCalls: { recordAll(calls: readonly ToolCallRecord[]): Promise<void> };
 }

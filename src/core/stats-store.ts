@@ -28,6 +28,44 @@ export interface ToolCallCount {
   readonly errors: number;
 }
 
+/**
+ * One dispatched tool call, as the `tool_calls` analytics table holds it: one row per call that got a
+ * result or an error (refusals included), written with the run's events.
+ */
+export interface ToolCallRecord {
+  readonly runId: string;
+  readonly callId: string;
+  readonly tool: string;
+  readonly ok: boolean;
+  /** The error's stable name (`ToolTimeoutError`, `PolicyBlockedError`, …); null for a success, and for failures recorded before the table existed. */
+  readonly errorName: string | null;
+  /** Answered from the run's result cache. */
+  readonly cached: boolean;
+  readonly durationMs: number;
+  /** UTF-8 bytes of the call's input as JSON. */
+  readonly bytesIn: number;
+  /** UTF-8 bytes of the output the model was shown, or of the error message. */
+  readonly bytesOut: number;
+  /** When the call ended (ISO-8601 UTC). */
+  readonly at: string;
+}
+
+/** How one tool fared over the runs in scope. */
+export interface ToolUsageRecord {
+  readonly tool: string;
+  readonly calls: number;
+  readonly failures: number;
+  readonly cacheHits: number;
+  /**
+   * The median and 95th percentile duration of its calls that were not answered from the cache, by
+   * nearest rank (the ⌈p·n⌉-th shortest of n); null when every call was a cache hit.
+   */
+  readonly p50Ms: number | null;
+  readonly p95Ms: number | null;
+  readonly bytesIn: number;
+  readonly bytesOut: number;
+}
+
 /** The aggregate figures of the runs in scope, read together, so they describe the same runs. */
 export interface RunsSummary {
   /** In the order of each halt reason's first run (oldest first). Empty exactly when no run is in scope. */
@@ -36,6 +74,8 @@ export interface RunsSummary {
   readonly models: readonly ModelUsageRecord[];
   /** In the order of each tool's first call (oldest run first, then within the run). */
   readonly tools: readonly ToolCallCount[];
+  /** From the tool-call analytics, in the order of each tool's first call (oldest run first, then within the run). */
+  readonly toolUsage: readonly ToolUsageRecord[];
 }
 
 /**

@@ -87,6 +87,7 @@ export class RunRecorder {
           await writes.events.appendAll(events);
           await writes.steps.recordAll(rows.steps);
           await writes.modelCalls.recordAll(rows.modelCalls);
+          await writes.toolCalls.recordAll(rows.toolCalls);
           if (rows.runUpdate !== undefined) await writes.runs.update(this.runId, rows.runUpdate);
         }),
       )

@@ -43,7 +43,7 @@ async function endInterruptedRun(store: Store, run: RunRecord): Promise<void> {
   const rows = new StoreRowDeriver(run.id);
   rows.derive(known.filter((event) => event.seq <= storedUpTo));
   const derived = rows.derive(missed);
-  const { steps, modelCalls } = derived;
+  const { steps, modelCalls, toolCalls } = derived;
   // Only a last event that ends (or pauses) the run says how it stands; an earlier one was followed by more work.
   const lastType = known.at(-1)?.type;
   const runUpdate = lastType === 'run-end' || lastType === 'run-pause' ? derived.runUpdate : undefined;
@@ -54,6 +54,7 @@ async function endInterruptedRun(store: Store, run: RunRecord): Promise<void> {
     await writes.events.appendAll(end === undefined ? missed : [...missed, end]);
     await writes.steps.recordAll(steps);
     await writes.modelCalls.recordAll(modelCalls);
+    await writes.toolCalls.recordAll(toolCalls);
     await writes.runs.update(run.id, runUpdate ?? { status: 'failed', haltReason: 'interrupted', error: end?.type === 'run-end' ? (end.error?.message ?? null) : null });
   });
 }

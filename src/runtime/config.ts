@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { resolveLayeredSettings } from '../config/index.js';
 import { ConfigurationError } from '../core/index.js';
 import { databaseUrlFromEnv } from '../store/index.js';
+import { DEFAULT_CALL_GUARD_SETTINGS, type CallGuardSettings } from '../tools/call-guards/index.js';
 import { OPTIONAL_TOOL_GROUPS, type OptionalToolGroup } from '../tools/tool-groups.js';
 
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -91,6 +92,16 @@ export const forgeEnvironmentSchema = z.object({
   FORGE_WORKSPACE: z.string().optional(),
   /** The optional tool groups in the catalog: files, git, shell, browser (commas between); default none. */
   FORGE_ENABLE_TOOLS: z.string().optional(),
+  /** Seconds a read-only tool call's result is served again to an identical call in the same run; 0 turns the cache off; default 300. */
+  FORGE_TOOL_CACHE_TTL: wholeNumber('FORGE_TOOL_CACHE_TTL'),
+  /** Seconds a tool call may run before it is stopped; default 120. */
+  FORGE_TOOL_TIMEOUT: positiveInteger('FORGE_TOOL_TIMEOUT'),
+  /** Timeouts of particular tools: `name=seconds`, commas between. */
+  FORGE_TOOL_TIMEOUTS: z.string().optional(),
+  /** Calls of one tool a run may make in any minute; 0 turns the limit off; default 60. */
+  FORGE_TOOL_RATE_LIMIT: wholeNumber('FORGE_TOOL_RATE_LIMIT'),
+  /** Tool calls a run may make in any minute, all tools together; 0 turns the limit off; default 300. */
+  FORGE_RUN_TOOL_RATE_LIMIT: wholeNumber('FORGE_RUN_TOOL_RATE_LIMIT'),
 });
 
 export interface ForgeConfig {
@@ -117,6 +128,8 @@ export interface ForgeConfig {
   readonly workspace: string;
   /** The optional tool groups put in the catalog (FORGE_ENABLE_TOOLS). */
   readonly enabledToolGroups: readonly OptionalToolGroup[];
+  /** How every run guards its tool calls (FORGE_TOOL_CACHE_TTL, FORGE_TOOL_TIMEOUT, FORGE_TOOL_TIMEOUTS, FORGE_TOOL_RATE_LIMIT, FORGE_RUN_TOOL_RATE_LIMIT). */
+  readonly callGuards: CallGuardSettings;
   /** The whole environment, for vendor variables read by the model and search layers. */
   readonly env: Environment;
 }
@@ -163,8 +176,30 @@ export function configFromEnvironment(env: Environment, cwd: string = process.cw
     },
     workspace: path.resolve(cwd, settings.FORGE_WORKSPACE?.trim() || path.join(home, 'workspace')),
     enabledToolGroups: parseToolGroups(settings.FORGE_ENABLE_TOOLS ?? ''),
+    callGuards: {
+      ...DEFAULT_CALL_GUARD_SETTINGS,
+      ...(settings.FORGE_TOOL_CACHE_TTL === undefined ? {} : { cacheTtlMs: settings.FORGE_TOOL_CACHE_TTL * 1000 }),
+      ...(settings.FORGE_TOOL_TIMEOUT === undefined ? {} : { timeoutMs: settings.FORGE_TOOL_TIMEOUT * 1000 }),
+      toolTimeoutsMs: parseToolTimeouts(settings.FORGE_TOOL_TIMEOUTS ?? ''),
+      ...(settings.FORGE_TOOL_RATE_LIMIT === undefined ? {} : { toolCallsPerMinute: settings.FORGE_TOOL_RATE_LIMIT }),
+      ...(settings.FORGE_RUN_TOOL_RATE_LIMIT === undefined ? {} : { runCallsPerMinute: settings.FORGE_RUN_TOOL_RATE_LIMIT }),
+    },
     env,
   };
+}
+
+/** FORGE_TOOL_TIMEOUTS: `name=seconds` entries, commas between, as milliseconds by tool name. */
+function parseToolTimeouts(text: string): Map<string, number> {
+  const timeouts = new Map<string, number>();
+  for (const entry of text.split(',').map((part) => part.trim()).filter((part) => part !== '')) {
+    const match = /^([^=\s]+)\s*=\s*(\d+)$/.exec(entry);
+    const seconds = match === null ? 0 : Number(match[2]);
+    if (match === null || seconds < 1) {
+      throw new ConfigurationError('FORGE_TOOL_TIMEOUTS', `"${entry.slice(0, 80)}" is not a tool timeout.`, 'Write each as name=seconds (a positive whole number), commas between, e.g. read_url=30,request_tool=600');
+    }
+    timeouts.set(match[1]!, seconds * 1000);
+  }
+  return timeouts;
 }
 
 function parseToolGroups(text: string): OptionalToolGroup[] {

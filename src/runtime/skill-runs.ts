@@ -120,6 +120,7 @@ export async function runSkill(runtime: ForgeRuntime, options: RunSkillOptions):
         emitter,
         meter,
         toolContext: { fetch: runtime.fetch, utilityModel: undefined },
+        callGuards: runtime.config.callGuards,
         ...(options.request === undefined ? {} : { request: options.request }),
         ...(options.dryRun === true ? { dryRun: true } : {}),
         signal,

@@ -49,6 +49,7 @@ export async function executeTaskLoop(runtime: ForgeRuntime, run: ActiveRun, spe
     policy: runtime.policy,
     approvals: spec.approvals ?? runtime.approvals,
     toolContext: { fetch: runtime.fetch, utilityModel: createUtilityModel(spec.model, run.meter, run.emitter.emit) },
+    callGuards: config.callGuards,
     ...(spec.system === undefined ? {} : { system: spec.system }),
     signal: run.signal,
     ...(spec.maxRetries === undefined ? {} : { maxRetries: spec.maxRetries }),

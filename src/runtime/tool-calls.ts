@@ -1,6 +1,6 @@
 import { finishRun, type RunSummary } from '../agent/index.js';
 import type { ErrorInfo } from '../core/index.js';
-import { dispatchToolCall, type DispatchOutcome } from '../tools/index.js';
+import { CallGuards, dispatchToolCall, type DispatchOutcome } from '../tools/index.js';
 import type { ForgeRuntime } from './create-runtime.js';
 
 export interface CallToolOptions {
@@ -36,7 +36,14 @@ export async function callTool(runtime: ForgeRuntime, options: CallToolOptions):
       emitter.emit({ type: 'run-start', task: `tool ${options.name}`, model: 'none', max_iterations: 1, conversation_id: null, tools: [options.name] });
       outcome = await dispatchToolCall(
         { name: options.name, input: options.input, callId: 'direct', iteration: null },
-        { tools: runtime.registry.snapshot(), policy: runtime.policy, approvals: runtime.approvals, emitter, context: { runId, signal, fetch: runtime.fetch, utilityModel: undefined } },
+        {
+          tools: runtime.registry.snapshot(),
+          policy: runtime.policy,
+          approvals: runtime.approvals,
+          emitter,
+          context: { runId, signal, fetch: runtime.fetch, utilityModel: undefined },
+          guards: new CallGuards(runtime.config.callGuards),
+        },
       );
       return finishRun(emitter, meter, {
         status: outcome.ok ? 'completed' : signal.aborted ? 'cancelled' : 'failed',

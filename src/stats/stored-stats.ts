@@ -1,6 +1,6 @@
 import type { ModelUsageRecord, RunRecord, StatsStore, Store } from '../core/index.js';
 import { AggregateTally, NO_USAGE, SYNTHESIS_EVENT_TYPES, SynthesisTally, sumUsage, type RunTotals, type SynthesisEvent, type UsageTotals } from '../runlog/index.js';
-import { runStatsOf, type AggregateStats, type RunStats } from './stats-report.js';
+import { runStatsOf, toolFiguresOf, type AggregateStats, type RunStats } from './stats-report.js';
 
 /** The newest stored run's figures; undefined when the store holds no run. */
 export async function newestRunStats(store: Store): Promise<RunStats | undefined> {
@@ -15,9 +15,10 @@ export async function storedRunStats(store: Store, runId: string): Promise<RunSt
 }
 
 /**
- * Every stored run added up; undefined when the store holds no run. Counts, usage and tool calls are
- * summed by the database; only the synthesis events are read, a page at a time, and folded one run at
- * a time, so memory does not grow with the number of runs (only `files` lists one entry per run).
+ * Every stored run added up; undefined when the store holds no run. Counts, usage, tool calls and
+ * their analytics (percentiles included) are summed by the database; only the synthesis events are
+ * read, a page at a time, and folded one run at a time, so memory does not grow with the number of
+ * runs (only `files` lists one entry per run).
  */
 export async function allRunsStats(store: Store): Promise<AggregateStats | undefined> {
   const summary = await store.stats.summarize();
@@ -30,7 +31,7 @@ export async function allRunsStats(store: Store): Promise<AggregateStats | undef
     tally.addToolErrors(tool.errors);
   }
   for await (const syntheses of synthesesPerRun(store.stats.eventsOfTypes(SYNTHESIS_EVENT_TYPES))) tally.addRunSyntheses(syntheses);
-  return { files: await store.stats.runLogFiles(), totals: tally.totals(), errors: [] };
+  return { files: await store.stats.runLogFiles(), totals: tally.totals(), tools: toolFiguresOf(summary.toolUsage), errors: [] };
 }
 
 /**
@@ -40,7 +41,7 @@ export async function allRunsStats(store: Store): Promise<AggregateStats | undef
  */
 async function storedRunStatsOf(stats: StatsStore, run: RunRecord): Promise<RunStats> {
   const scope = { runId: run.id };
-  const { models, tools: toolCalls } = await stats.summarize(scope);
+  const { models, tools: toolCalls, toolUsage } = await stats.summarize(scope);
   let overall = NO_USAGE;
   // Keyed by names from data (`__proto__` is a valid tool name): no prototype.
   const perModel = Object.create(null) as Record<string, UsageTotals>;
@@ -76,7 +77,7 @@ async function storedRunStatsOf(stats: StatsStore, run: RunRecord): Promise<RunS
     syntheses: syntheses.syntheses(),
     duration_ms: durationMs,
   };
-  return runStatsOf(run.logFile, totals);
+  return runStatsOf(run.logFile, totals, toolUsage);
 }
 
 function usageOf(record: ModelUsageRecord): UsageTotals {

@@ -6,6 +6,8 @@ import {
   RunCancelledError,
   ToolExecutionError,
   ToolInputError,
+  ToolRateLimitError,
+  ToolTimeoutError,
   callSideEffect,
   describeError,
   type AnyTool,
@@ -17,6 +19,7 @@ import {
 } from '../core/index.js';
 import type { RunEmitter } from '../events/index.js';
 import { canonicalJson } from '../core/canonical-json.js';
+import type { CallGuards } from './call-guards/index.js';
 import { DEFAULT_OUTPUT_LIMIT, capToolOutput } from './result-cap.js';
 import type { ToolSet } from './tool-set.js';
 import { defangBoundaryTags } from './defang-boundary-tags.js';
@@ -49,6 +52,11 @@ export interface DispatchEnvironment {
    * the call's `tool-call-start` here, so a resumed run knows the call may have had its effect.
    */
   readonly beforeSideEffect?: () => Promise<void>;
+  /**
+   * The run's own guards (result cache, failure blocking, rate limits, timeouts), applied after the
+   * policy allowed a call; one instance per run, never shared. None apply when absent.
+   */
+  readonly guards?: CallGuards;
 }
 
 /** What happened to one tool call. `output` is exactly what a model is shown. */
@@ -64,6 +72,8 @@ export type DispatchOutcome =
       readonly truncated: boolean;
       readonly untrusted: boolean;
       readonly durationMs: number;
+      /** Answered from the run's result cache: the tool did not run. */
+      readonly cached?: true;
     }
   | {
       readonly ok: false;
@@ -97,9 +107,12 @@ function errorForModel(error: ErrorInfo, source: string | undefined): string {
   return source === undefined ? `Error (${error.name}): ${error.message}${hint}` : `Error (${error.name}):\n${wrapUntrusted(source, error.message)}${hint}`;
 }
 
-/** Forge's own refusals: their text is Forge's even when the tool is external. */
+/**
+ * Forge's own refusals, cancellation and timeouts: their text is Forge's even when the tool is external.
+ * (A failure block is not among them: it repeats the tool's last error.)
+ */
 function isGateRefusal(error: unknown): boolean {
-  return error instanceof PolicyBlockedError || error instanceof ApprovalDeniedError || error instanceof RunCancelledError;
+  return error instanceof PolicyBlockedError || error instanceof ApprovalDeniedError || error instanceof RunCancelledError || error instanceof ToolRateLimitError || error instanceof ToolTimeoutError;
 }
 
 function zodIssues(error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> }): string[] {
@@ -176,19 +189,31 @@ export async function dispatchToolCall(request: DispatchRequest, environment: Di
     if (!parsed.success) throw new ToolInputError(tool.name, zodIssues(parsed.error));
     input = parsed.data;
     await authorize(tool, input, request, environment);
+    const admission = environment.guards?.admit(tool, input);
+    if (admission?.cached !== undefined) {
+      const { output, truncated, untrusted } = admission.cached;
+      const durationMs = performance.now() - started;
+      emitter.emit({ type: 'tool-result', call_id: request.callId, tool: tool.name, output, truncated, untrusted, duration_ms: durationMs, cached: true });
+      return { ok: true, callId: request.callId, tool: tool.name, input, value: output, output, truncated, untrusted, durationMs, cached: true };
+    }
+    const guarded = admission?.call;
     if (environment.beforeSideEffect !== undefined && callSideEffect(tool, input) === 'write') await environment.beforeSideEffect();
     let value: unknown;
     try {
       const log = (lines: readonly string[]) => {
         if (lines.length > 0) emitter.emit({ type: 'tool-log', call_id: request.callId, tool: tool.name, lines: [...lines] });
       };
-      value = await tool.execute(input, { ...environment.context, callId: request.callId, log });
+      const context = { ...environment.context, callId: request.callId, log };
+      value = await (guarded === undefined ? tool.execute(input, context) : guarded.run(context, (callContext) => tool.execute(input, callContext)));
     } catch (error) {
-      throw ForgeError.isInstance(error) ? error : new ToolExecutionError(tool.name, error instanceof Error ? error.message : String(error), error);
+      const failure = ForgeError.isInstance(error) ? error : new ToolExecutionError(tool.name, error instanceof Error ? error.message : String(error), error);
+      guarded?.failed(failure.message);
+      throw failure;
     }
     const untrusted = tool.external === true;
     const capped = capToolOutput(serialize(value), limit);
     const output = untrusted ? wrapUntrusted(tool.name, capped.text) : capped.text;
+    guarded?.succeeded({ output, truncated: capped.truncated, untrusted });
     const durationMs = performance.now() - started;
     emitter.emit({ type: 'tool-result', call_id: request.callId, tool: tool.name, output, truncated: capped.truncated, untrusted, duration_ms: durationMs });
     return { ok: true, callId: request.callId, tool: tool.name, input, value, output, truncated: capped.truncated, untrusted, durationMs };

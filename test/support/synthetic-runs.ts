@@ -71,7 +71,8 @@ export function syntheticRun(home: string, index: number, unfinishedFrom: number
     emit({ type: 'tool-call-start', call_id: callId, tool, input: { query: `${task} ${callId}` }, iteration });
     emit({ type: 'policy-decision', call_id: callId, tool, decision: 'allow', reason: 'read-only tool' });
     if (random() < 0.1) emit({ type: 'tool-error', call_id: callId, tool, error: { name: 'ToolError', message: 'HTTP 503 from upstream' }, truncated: false, untrusted: true, duration_ms: 40 + random() * 400 });
-    else emit({ type: 'tool-result', call_id: callId, tool, output: pageText(random), truncated: false, untrusted: true, duration_ms: 40 + random() * 900 });
+    // Now and then a call the run's result cache answered (decided by position, so the random series stays as it was).
+    else emit({ type: 'tool-result', call_id: callId, tool, output: pageText(random), truncated: false, untrusted: true, duration_ms: 40 + random() * 900, ...((events.length + index) % 4 === 0 ? { cached: true as const } : {}) });
   };
   emit({ type: 'run-start', task, model, max_iterations: kind === 'converge' ? 25 : 10, conversation_id: null, tools: [...builtinTools] });
   if (kind === 'converge') {
@@ -196,6 +197,7 @@ async function recordEvents(store: Store, runs: readonly SyntheticRun[]): Promis
       await writes.events.appendAll(run.events);
       await writes.steps.recordAll(rows.steps);
       await writes.modelCalls.recordAll(rows.modelCalls);
+      await writes.toolCalls.recordAll(rows.toolCalls);
     }
   });
 }

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { ConfigurationError } from '../../core/index.js';
 import type { RunTotals, UsageTotals } from '../../runlog/index.js';
-import type { AggregateStats, RunStats, SynthesisFigures } from '../../stats/index.js';
+import type { AggregateStats, RunStats, SynthesisFigures, ToolFigures } from '../../stats/index.js';
 import { EXIT, reportError } from '../command-errors.js';
-import { formatQuantity } from '../event-line/index.js';
+import { formatCount, formatDuration, formatQuantity, formatSize } from '../event-line/index.js';
 import { printError, printJson, printOut } from '../terminal-output.js';
 
 function formatCost(cost: number | null): string {
@@ -27,8 +27,20 @@ function synthesisRow(synthesis: SynthesisFigures): string {
   );
 }
 
-function runReport(file: string | null, totals: RunTotals, synthesis: SynthesisFigures): string {
-  const tools = Object.entries(totals.tools).map(([name, count]) => `${name}×${count}`).join(', ') || 'none';
+/** The per-tool table: one aligned row per tool under a header, names left, figures right; nothing without tool calls. */
+function toolTable(tools: readonly ToolFigures[]): string[] {
+  if (tools.length === 0) return [];
+  const duration = (ms: number | null) => (ms === null ? '-' : formatDuration(ms));
+  const rows = [
+    ['tool', 'calls', 'failed', 'cached', 'p50', 'p95', 'in', 'out'],
+    ...tools.map((tool) => [tool.tool, formatCount(tool.calls), formatCount(tool.failures), formatCount(tool.cache_hits), duration(tool.p50_ms), duration(tool.p95_ms), formatSize(tool.bytes_in), formatSize(tool.bytes_out)]),
+  ];
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  return rows.map((row) => `  ${row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ')}`.trimEnd());
+}
+
+function runReport(file: string | null, totals: RunTotals, synthesis: SynthesisFigures, tools: readonly ToolFigures[]): string {
+  const calls = Object.entries(totals.tools).map(([name, count]) => `${name}×${count}`).join(', ') || 'none';
   const lines = [
     `run        ${totals.run_id ?? '?'}  (${file ?? 'no run log recorded'})`,
     `task       ${totals.task ?? '?'}`,
@@ -37,7 +49,8 @@ function runReport(file: string | null, totals: RunTotals, synthesis: SynthesisF
     `llm calls  ${totals.llm_calls}`,
     `tokens     ${totals.tokens.input} in / ${totals.tokens.output} out`,
     `cost       ${formatCost(totals.cost_usd)}`,
-    `tool calls ${totals.tool_calls} (${totals.tool_errors} failed): ${tools}`,
+    `tool calls ${totals.tool_calls} (${totals.tool_errors} failed): ${calls}`,
+    ...toolTable(tools),
     synthesisRow(synthesis),
   ];
   if (Object.keys(totals.per_model).length > 1) {
@@ -51,7 +64,7 @@ function runReport(file: string | null, totals: RunTotals, synthesis: SynthesisF
   return `${lines.join('\n')}\n`;
 }
 
-function aggregateReport(source: string, { files, totals }: AggregateStats): string {
+function aggregateReport(source: string, { files, totals, tools }: AggregateStats): string {
   const halts = Object.entries(totals.halts_by_reason).map(([reason, count]) => `${reason} ${count}`).join(', ');
   const logs = files.length === 0 ? '' : files.length === 1 ? `: ${files[0]}` : `: ${files[0]} … ${files.at(-1)}`;
   const lines = [
@@ -60,6 +73,7 @@ function aggregateReport(source: string, { files, totals }: AggregateStats): str
     `total      ${formatUsage(totals)}`,
     ...Object.entries(totals.per_model).map(([model, usage]) => `  model ${model}: ${formatUsage(usage)}`),
     `tool calls ${totals.tool_calls} (${totals.tool_errors} failed)`,
+    ...toolTable(tools),
     synthesisRow(totals.synthesis),
     ...Object.entries(totals.synthesis.per_tool).map(([tool, usage]) => `  tool ${tool} (${usage.status}): ${formatUsage(usage)}`),
   ];
@@ -73,15 +87,15 @@ function aggregateReport(source: string, { files, totals }: AggregateStats): str
 function reportRunStats(stats: RunStats, json: boolean): number {
   const { per_tool: _perTool, ...synthesis } = stats.synthesis;
   const unread = stats.error !== undefined && stats.totals.run_id === null;
-  if (json) printJson({ file: stats.file, ...stats.totals, synthesis, ...(stats.error === undefined ? {} : { error: stats.error.toJSON() }) });
-  else if (!unread) printOut(runReport(stats.file, stats.totals, stats.synthesis));
+  if (json) printJson({ file: stats.file, ...stats.totals, synthesis, tool_usage: stats.tools, ...(stats.error === undefined ? {} : { error: stats.error.toJSON() }) });
+  else if (!unread) printOut(runReport(stats.file, stats.totals, stats.synthesis, stats.tools));
   if (stats.error !== undefined && !json) printError(`forge: ${unread ? 'cannot read the run log' : 'the run log stops early'}: ${stats.error.message}\n`);
   return stats.error === undefined ? EXIT.ok : EXIT.failed;
 }
 
 /** Prints many runs added up; the exit code says whether every log was read to the end. */
 function reportAggregateStats(stats: AggregateStats, source: string, json: boolean): number {
-  if (json) printJson({ files: stats.files, ...stats.totals, errors: stats.errors.map((error) => error.toJSON()) });
+  if (json) printJson({ files: stats.files, ...stats.totals, tools: stats.tools, errors: stats.errors.map((error) => error.toJSON()) });
   else printOut(aggregateReport(source, stats));
   if (!json) for (const error of stats.errors) printError(`forge: ${error.message}\n`);
   return stats.errors.length === 0 ? EXIT.ok : EXIT.failed;
@@ -90,7 +104,7 @@ function reportAggregateStats(stats: AggregateStats, source: string, json: boole
 export function registerStatsCommand(program: Command): void {
   program
     .command('stats')
-    .description('Add up runs: model calls, tokens and dollars (per model), tool calls, halts by reason, and for synthesized tools the catch rate, reuse ratio and cost per tool.')
+    .description('Add up runs: model calls, tokens and dollars (per model), tool calls (per tool: failures, cache hits, p50/p95 duration, bytes in and out), halts by reason, and for synthesized tools the catch rate, reuse ratio and cost per tool.')
     .argument('[run.jsonl...]', 'run log files to read instead of the store (e.g. logs copied from another machine)')
     .option('--all', 'add up every stored run (or every run log given)')
     .option('--run <run-id>', 'one stored run, by id or unique id prefix')

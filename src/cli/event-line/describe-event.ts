@@ -49,7 +49,8 @@ export function describeEvent(event: ForgeEvent): string {
     case 'tool-result': {
       const flags = [event.truncated ? 'truncated' : '', event.untrusted ? 'untrusted' : ''].filter((flag) => flag !== '');
       const suffix = flags.length === 0 ? '' : `, ${flags.join(', ')}`;
-      return `${event.tool} -> ${formatSize(event.output.length)} in ${formatDuration(event.duration_ms)}${suffix} (${event.call_id})`;
+      const cached = event.cached === true ? ' (cached)' : '';
+      return `${event.tool} -> ${formatSize(event.output.length)}${cached} in ${formatDuration(event.duration_ms)}${suffix} (${event.call_id})`;
     }
     case 'tool-log':
       return `${event.tool} logged ${formatQuantity(event.lines.length, 'line')} (${event.call_id})`;

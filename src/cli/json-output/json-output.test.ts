@@ -60,10 +60,10 @@ describe('the JSON output convention', () => {
       steps: [{ ...output.steps[0], duration_ms: 1.2 }],
     });
     const stats = presentJson(
-      { files: [], runs: 1, llm_calls: 1, tokens: { input: 1, output: 1 }, cost_usd: 0.0000004, halts_by_reason: {}, tool_calls: 0, tool_errors: 0, per_model: { 'openai:gpt-4.1-mini': { llm_calls: 1, tokens: { input: 1, output: 1 }, cost_usd: 0.00020960000000000003 } }, synthesis: { drafted: 3, promoted: 1, failed: 0, caught: 2, catch_rate: 2 / 3, tool_uses: 0, reuse_ratio: null, per_tool: {} }, errors: [] },
+      { files: [], runs: 1, llm_calls: 1, tokens: { input: 1, output: 1 }, cost_usd: 0.0000004, halts_by_reason: {}, tool_calls: 0, tool_errors: 0, per_model: { 'openai:gpt-4.1-mini': { llm_calls: 1, tokens: { input: 1, output: 1 }, cost_usd: 0.00020960000000000003 } }, synthesis: { drafted: 3, promoted: 1, failed: 0, caught: 2, catch_rate: 2 / 3, tool_uses: 0, reuse_ratio: null, per_tool: {} }, tools: [{ tool: 'web_search', calls: 2, failures: 0, cache_hits: 1, p50_ms: 12.3456, p95_ms: null, bytes_in: 20, bytes_out: 300 }], errors: [] },
       commandOutputs['stats'],
-    ) as { cost_usd: number; per_model: Record<string, { cost_usd: number }>; synthesis: { catch_rate: number } };
-    expect([stats.cost_usd, stats.per_model['openai:gpt-4.1-mini']!.cost_usd, stats.synthesis.catch_rate]).toEqual([0, 0.00021, 0.6667]);
+    ) as { cost_usd: number; per_model: Record<string, { cost_usd: number }>; synthesis: { catch_rate: number }; tools: { p50_ms: number }[] };
+    expect([stats.cost_usd, stats.per_model['openai:gpt-4.1-mini']!.cost_usd, stats.synthesis.catch_rate, stats.tools[0]!.p50_ms]).toEqual([0, 0.00021, 0.6667, 12.3]);
     // Without a schema (a document a command writes as data, such as an export) nothing is rounded.
     expect(presentJson({ cost_usd: 0.1 + 0.2 })).toEqual({ cost_usd: 0.1 + 0.2 });
     expect(JSON.stringify(presentJson({ tokens: { input: 10 }, skipped: undefined, at: new Date(0) }))).toBe('{"tokens":{"input":10},"at":"1970-01-01T00:00:00.000Z"}');

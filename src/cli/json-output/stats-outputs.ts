@@ -40,8 +40,28 @@ const runLogErrorSchema = nestedErrorSchema;
 /** `forge replay --json`: the run's totals from its log alone. */
 export const replayOutputSchema = z.object({ file: z.string(), event_count: z.number().int().nonnegative(), ...runTotalsShape, error: runLogErrorSchema.optional() });
 
+/** How one tool fared over the runs counted. */
+const toolFiguresSchema = z.object({
+  tool: z.string(),
+  calls: z.number().int().nonnegative(),
+  failures: z.number().int().nonnegative(),
+  cache_hits: z.number().int().nonnegative().describe("calls answered from their run's result cache (the tool did not run)"),
+  p50_ms: durationSchema.nullable().describe('median duration of the calls the cache did not answer (nearest rank); null when there were none'),
+  p95_ms: durationSchema.nullable().describe('95th percentile duration of the calls the cache did not answer (nearest rank); null when there were none'),
+  bytes_in: z.number().int().nonnegative().describe('UTF-8 bytes of the inputs as JSON'),
+  bytes_out: z.number().int().nonnegative().describe('UTF-8 bytes of the outputs the model was shown, or of the error messages'),
+});
 
-const runStatsSchema = z.object({ file: z.string().nullable(), ...runTotalsShape, synthesis: synthesisFiguresSchema.omit({ per_tool: true }), error: runLogErrorSchema.optional() });
+/** Per tool, in the order of each tool's first call (oldest run first). */
+const toolTableSchema = z.array(toolFiguresSchema);
+
+const runStatsSchema = z.object({
+  file: z.string().nullable(),
+  ...runTotalsShape,
+  synthesis: synthesisFiguresSchema.omit({ per_tool: true }),
+  tool_usage: toolTableSchema.describe('per tool (`tools` above is the older calls-per-name record)'),
+  error: runLogErrorSchema.optional(),
+});
 
 const aggregateStatsSchema = z.object({
   files: z.array(z.string()),
@@ -52,6 +72,7 @@ const aggregateStatsSchema = z.object({
   tool_errors: z.number().int().nonnegative(),
   per_model: z.record(z.string(), usageSchema),
   synthesis: synthesisFiguresSchema,
+  tools: toolTableSchema,
   errors: z.array(runLogErrorSchema),
 });
 

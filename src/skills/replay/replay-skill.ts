@@ -2,7 +2,7 @@ import { callSideEffect, describeError, type ApprovalGate, type ErrorInfo, type 
 import { finishRun, type RunSummary } from '../../agent/index.js';
 import type { RunEmitter } from '../../events/index.js';
 import type { CostMeter } from '../../llm/index.js';
-import { dispatchToolCall, type ToolRegistry, type ToolSet } from '../../tools/index.js';
+import { CallGuards, dispatchToolCall, type CallGuardSettings, type ToolRegistry, type ToolSet } from '../../tools/index.js';
 import type { SkillDocument, SkillStep } from '../document/skill-document.js';
 import { fillTemplate } from '../document/templates.js';
 import { outputContractViolations, stepContractViolations } from '../output-contract.js';
@@ -35,6 +35,8 @@ export interface SkillReplayOptions {
   readonly emitter: RunEmitter;
   readonly meter: CostMeter;
   readonly toolContext: Omit<ToolContext, 'callId' | 'runId' | 'signal'>;
+  /** How the replay's tool calls are guarded (result cache, failure blocking, rate limits, timeouts); none when absent. */
+  readonly callGuards?: CallGuardSettings;
   readonly signal?: AbortSignal;
   /** The rescue model (metered). Never consulted in deterministic mode. */
   readonly rescueModel?: UtilityModel;
@@ -170,10 +172,11 @@ export async function replaySkill(options: SkillReplayOptions): Promise<SkillRep
       markStale(problems.join('; '));
       throw new SkillStaleError(document.name, problems.join('; '));
     }
+    const guards = options.callGuards === undefined ? undefined : new CallGuards(options.callGuards);
     const dispatch = (index: number, input: Record<string, unknown>, callId: string) =>
       dispatchToolCall(
         { name: document.steps[index]!.tool, input, callId, iteration: null },
-        { tools, policy: options.policy, approvals: options.approvals, emitter, context: { ...options.toolContext, runId: emitter.runId, signal } },
+        { tools, policy: options.policy, approvals: options.approvals, emitter, context: { ...options.toolContext, runId: emitter.runId, signal }, ...(guards === undefined ? {} : { guards }) },
       );
     // Reads run to show a rescue what bare candidates are; the step then reuses the outcome of its own input.
     const probed = new Map<string, Awaited<ReturnType<typeof dispatch>>>();

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ForgeEvent, NewStep, Store } from '../../core/index.js';
+import type { ForgeEvent, NewStep, Store, ToolCallRecord } from '../../core/index.js';
 import type { StoreContractContext } from './store-under-test.js';
 import { modelCall, newRun, runStartEvent, textEvent } from './contract-fixtures.js';
 
@@ -16,8 +16,25 @@ export function describeStatsContract(context: StoreContractContext): void {
       return { runId, index, callId: `call-${index}`, tool, input: { index }, output: error === null ? 'ok' : null, error, durationMs: 1 };
     }
 
+    /** A tool-call analytics row of `runId`. */
+    function toolCall(runId: string, tool: string, durationMs: number, options: { ok?: boolean; cached?: boolean; bytesIn?: number; bytesOut?: number } = {}): ToolCallRecord {
+      const ok = options.ok ?? true;
+      return {
+        runId,
+        callId: `call-${tool}-${durationMs}`,
+        tool,
+        ok,
+        errorName: ok ? null : 'ToolExecutionError',
+        cached: options.cached ?? false,
+        durationMs,
+        bytesIn: options.bytesIn ?? 10,
+        bytesOut: options.bytesOut ?? 100,
+        at: '2026-01-02T03:04:05.000Z',
+      };
+    }
+
     it('summarizes nothing when no run is stored', async () => {
-      expect(await store.stats.summarize()).toEqual({ halts: [], models: [], tools: [] });
+      expect(await store.stats.summarize()).toEqual({ halts: [], models: [], tools: [], toolUsage: [] });
       expect(await store.stats.runLogFiles()).toEqual([]);
     });
 
@@ -80,8 +97,49 @@ export function describeStatsContract(context: StoreContractContext): void {
           { tool: 'http_request', calls: 1, errors: 0 },
           { tool: 'web_search', calls: 1, errors: 1 },
         ],
+        toolUsage: [],
       });
-      expect(await store.stats.summarize({ runId: 'run-unknown' })).toEqual({ halts: [], models: [], tools: [] });
+      expect(await store.stats.summarize({ runId: 'run-unknown' })).toEqual({ halts: [], models: [], tools: [], toolUsage: [] });
+    });
+
+    it('adds up tool-call analytics per tool: calls, failures, cache hits, bytes, and nearest-rank p50/p95 of the calls the cache did not answer', async () => {
+      await store.runs.create(newRun('run-old'));
+      await store.runs.create(newRun('run-new'));
+      // The newer run's rows are written first: the order follows the runs, then the calls within a run.
+      await store.transaction(async (writes) => {
+        await writes.toolCalls.recordAll([toolCall('run-new', 'read_url', 30), toolCall('run-new', 'read_url', 10, { ok: false, bytesOut: 7 }), toolCall('run-new', 'read_url', 20)]);
+        await writes.toolCalls.recordAll([toolCall('run-new', 'web_search', 0.5, { cached: true }), toolCall('run-new', 'only_cached', 0.25, { cached: true, bytesIn: 3 })]);
+      });
+      // web_search in the older run: 1 … 20 ms, shuffled, and five cache hits whose durations must not count.
+      const durations = [7, 19, 3, 12, 1, 16, 9, 20, 5, 14, 2, 18, 11, 6, 15, 4, 13, 8, 17, 10];
+      await store.transaction(async (writes) => {
+        await writes.toolCalls.recordAll([
+          ...durations.map((duration, index) => toolCall('run-old', 'web_search', duration, { ok: index % 4 !== 0, bytesIn: 2, bytesOut: 50 })),
+          ...Array.from({ length: 5 }, (_, index) => toolCall('run-old', 'web_search', 0.1 * (index + 1), { cached: true, bytesIn: 2, bytesOut: 50 })),
+        ]);
+      });
+
+      expect((await store.stats.summarize()).toolUsage).toEqual([
+        // 20 calls the cache did not answer (1 … 20 ms): the 10th and the 19th shortest.
+        { tool: 'web_search', calls: 26, failures: 5, cacheHits: 6, p50Ms: 10, p95Ms: 19, bytesIn: 60, bytesOut: 1_350 },
+        { tool: 'read_url', calls: 3, failures: 1, cacheHits: 0, p50Ms: 20, p95Ms: 30, bytesIn: 30, bytesOut: 207 },
+        { tool: 'only_cached', calls: 1, failures: 0, cacheHits: 1, p50Ms: null, p95Ms: null, bytesIn: 3, bytesOut: 100 },
+      ]);
+      expect((await store.stats.summarize({ runId: 'run-old' })).toolUsage).toEqual([
+        { tool: 'web_search', calls: 25, failures: 5, cacheHits: 5, p50Ms: 10, p95Ms: 19, bytesIn: 50, bytesOut: 1_250 },
+      ]);
+    });
+
+    it('deletes a run\'s tool-call analytics with the run', async () => {
+      await store.runs.create(newRun('run-gone'));
+      await store.runs.create(newRun('run-kept'));
+      await store.transaction(async (writes) => {
+        await writes.toolCalls.recordAll([toolCall('run-gone', 'web_search', 5), toolCall('run-kept', 'read_url', 7)]);
+      });
+
+      expect(await store.runs.delete('run-gone')).toBe(true);
+
+      expect((await store.stats.summarize()).toolUsage).toEqual([{ tool: 'read_url', calls: 1, failures: 0, cacheHits: 0, p50Ms: 7, p95Ms: 7, bytesIn: 10, bytesOut: 100 }]);
     });
 
     it('lists the run logs of stored runs, oldest first, leaving out runs without one', async () => {

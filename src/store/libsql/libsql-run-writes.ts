@@ -1,7 +1,8 @@
-import type { ForgeEvent, ModelCallRecord, NewStep, RunUpdate, RunWrites } from '../../core/index.js';
+import type { ForgeEvent, ModelCallRecord, NewStep, RunUpdate, RunWrites, ToolCallRecord } from '../../core/index.js';
 import { appendEventSteps } from './libsql-event-store.js';
 import { recordModelCallSteps } from './libsql-model-call-store.js';
 import { updateRunStep } from './libsql-run-store.js';
+import { recordToolCallSteps } from './libsql-stats-store.js';
 import { recordStepSteps } from './libsql-step-store.js';
 import type { WriteStep } from './sql-access.js';
 
@@ -40,6 +41,12 @@ export class LibsqlRunWrites implements RunWrites {
     },
     recordAll: async (calls: readonly ModelCallRecord[]): Promise<void> => {
       this.collected.push(...recordModelCallSteps(calls));
+    },
+  };
+
+  readonly toolCalls = {
+    recordAll: async (calls: readonly ToolCallRecord[]): Promise<void> => {
+      this.collected.push(...recordToolCallSteps(calls));
     },
   };
 }

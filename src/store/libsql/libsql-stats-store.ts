@@ -1,6 +1,7 @@
-import type { EventOf, EventType, HaltReason, HaltCount, ModelUsageRecord, RunsSummary, StatsScope, StatsStore, ToolCallCount } from '../../core/index.js';
+import type { EventOf, EventType, HaltReason, HaltCount, ModelUsageRecord, RunsSummary, StatsScope, StatsStore, ToolCallCount, ToolCallRecord, ToolUsageRecord } from '../../core/index.js';
+import { insertRowSteps } from './insert-rows.js';
 import { readNullableNumber, readNullableText, readNumber, readText } from './row-values.js';
-import type { SqlAccess, SqlRow, SqlStatement, SqlValue } from './sql-access.js';
+import type { SqlAccess, SqlRow, SqlStatement, SqlValue, WriteStep } from './sql-access.js';
 
 /** Events per page of `eventsOfTypes`: enough to make few round trips, few enough to keep memory flat. */
 const EVENTS_PER_PAGE = 500;
@@ -11,8 +12,8 @@ function runCondition(scope: StatsScope): { readonly sql: string; readonly args:
 }
 
 /**
- * The aggregate reads of `forge stats` over the `runs`, `model_calls`, `steps` and `events` tables.
- * A summary's three queries run back to back, so they see the same committed runs. "First" orders
+ * The aggregate reads of `forge stats` over the `runs`, `model_calls`, `steps`, `tool_calls` and
+ * `events` tables. A summary's four queries run back to back, so they see the same committed runs. "First" orders
  * compare the run first (its `ordinal`), then the record within it (a model call's `id`, a step's
  * `position`), exactly the order a pass over the runs' events would meet them in.
  */
@@ -22,11 +23,12 @@ export class LibsqlStatsStore implements StatsStore {
   async summarize(scope: StatsScope = {}): Promise<RunsSummary> {
     const where = runCondition(scope);
     // Started together, so they run back to back with no commit between them and see the same runs.
-    const [halts, models, tools] = await Promise.all([haltsQuery(where), modelsQuery(where), toolsQuery(where)].map((query) => this.sql.read(query)));
+    const [halts, models, tools, toolUsage] = await Promise.all([haltsQuery(where), modelsQuery(where), toolsQuery(where), toolUsageQuery(where)].map((query) => this.sql.read(query)));
     return {
       halts: halts!.rows.map(haltFromRow),
       models: models!.rows.map(modelUsageFromRow),
       tools: tools!.rows.map(toolCallsFromRow),
+      toolUsage: toolUsage!.rows.map(toolUsageFromRow),
     };
   }
 
@@ -97,6 +99,54 @@ function toolsQuery(where: ReturnType<typeof runCondition>): SqlStatement {
           FROM calls t
           ORDER BY t.first_run, first_call`,
     args: where.args,
+  };
+}
+
+/**
+ * Per tool: counts and byte sums, and the nearest-rank percentiles of the durations of calls the cache
+ * did not answer, picked by the database (each such call ranked within its tool by window functions;
+ * the ⌈p·n⌉-th is (n·p + 99) / 100 in integer arithmetic), so no duration list leaves it.
+ */
+function toolUsageQuery(where: ReturnType<typeof runCondition>): SqlStatement {
+  return {
+    sql: `WITH scoped AS (
+            SELECT c.tool, c.ok, c.cached, c.duration_ms, c.bytes_in, c.bytes_out,
+                   ROW_NUMBER() OVER (ORDER BY r.ordinal, c.id) AS call_order,
+                   ROW_NUMBER() OVER (PARTITION BY c.tool, c.cached ORDER BY c.duration_ms) AS duration_rank,
+                   SUM(1 - c.cached) OVER (PARTITION BY c.tool) AS timed_calls
+            FROM tool_calls c JOIN runs r ON r.id = c.run_id
+            WHERE ${where.sql}
+          )
+          SELECT tool, COUNT(*) AS calls, SUM(1 - ok) AS failures, SUM(cached) AS cache_hits,
+                 MAX(CASE WHEN cached = 0 AND duration_rank = (timed_calls * 50 + 99) / 100 THEN duration_ms END) AS p50_ms,
+                 MAX(CASE WHEN cached = 0 AND duration_rank = (timed_calls * 95 + 99) / 100 THEN duration_ms END) AS p95_ms,
+                 SUM(bytes_in) AS bytes_in, SUM(bytes_out) AS bytes_out, MIN(call_order) AS first_call
+          FROM scoped
+          GROUP BY tool
+          ORDER BY first_call`,
+    args: where.args,
+  };
+}
+
+/** The steps that insert tool-call analytics rows (inside a run's transaction, with its events). */
+export function recordToolCallSteps(calls: readonly ToolCallRecord[]): WriteStep[] {
+  return insertRowSteps(
+    'tool_calls',
+    ['run_id', 'call_id', 'tool', 'ok', 'error_name', 'cached', 'duration_ms', 'bytes_in', 'bytes_out', 'at'],
+    calls.map((call) => [call.runId, call.callId, call.tool, call.ok ? 1 : 0, call.errorName, call.cached ? 1 : 0, call.durationMs, call.bytesIn, call.bytesOut, call.at]),
+  );
+}
+
+function toolUsageFromRow(row: SqlRow): ToolUsageRecord {
+  return {
+    tool: readText(row, 'tool'),
+    calls: readNumber(row, 'calls'),
+    failures: readNumber(row, 'failures'),
+    cacheHits: readNumber(row, 'cache_hits'),
+    p50Ms: readNullableNumber(row, 'p50_ms'),
+    p95Ms: readNullableNumber(row, 'p95_ms'),
+    bytesIn: readNumber(row, 'bytes_in'),
+    bytesOut: readNumber(row, 'bytes_out'),
   };
 }
 

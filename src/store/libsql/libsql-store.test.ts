@@ -161,6 +161,20 @@ describe('LibsqlStore on a file', () => {
     expect((await store.toolbox.list()).map((record) => [record.name, record.uses])).toEqual([['count_links', 6], ['no_count', 0]]);
   });
 
+  it('upgrades the steps an older Forge stored into tool-call analytics, bytes counted as UTF-8', async () => {
+    const path = join(folder, 'forge.db');
+    const older = rawConnection(path);
+    await applyMigrations(older, migrationsFor(sqliteDialect).filter((migration) => migration.version <= 14));
+    older.execute({ sql: "INSERT INTO runs (id, task, model, status, llm_calls, input_tokens, output_tokens, created_at, updated_at) VALUES ('run-old', 't', 'm', 'completed', 0, 0, 0, ?, ?)", args: ['2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z'] });
+    const step = 'INSERT INTO steps (run_id, position, call_id, tool, input, output, error, duration_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)';
+    older.execute({ sql: step, args: ['run-old', 0, 'c0', 'read_url', '{"url":"https://café.example"}', 'é'.repeat(10), null, 30, '2026-01-01T00:00:01.000Z'] });
+    older.execute({ sql: step, args: ['run-old', 1, 'c1', 'read_url', '{}', null, 'HTTP 503', 10, '2026-01-01T00:00:02.000Z'] });
+
+    const store = await open(path);
+
+    expect((await store.stats.summarize()).toolUsage).toEqual([{ tool: 'read_url', calls: 2, failures: 1, cacheHits: 0, p50Ms: 10, p95Ms: 30, bytesIn: 31 + 2, bytesOut: 20 + 8 }]);
+  });
+
   it('counts every use two stores on one file make at once, as two processes would', async () => {
     const path = join(folder, 'forge.db');
     const first = await open(path);
