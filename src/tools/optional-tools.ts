@@ -1,4 +1,5 @@
 import type { AnyTool, GuardedFetch } from '../core/index.js';
+import { createBrowserTools } from './browser/index.js';
 import type { OptionalToolGroup } from './tool-groups.js';
 
 /** What the optional tools are made with. */
@@ -14,7 +15,7 @@ const factories: Record<OptionalToolGroup, (options: OptionalToolOptions) => Any
   files: () => [],
   git: () => [],
   shell: () => [],
-  browser: () => [],
+  browser: createBrowserTools,
 };
 
 /** The tools of the groups enabled (FORGE_ENABLE_TOOLS), in the groups' order. */
