@@ -55,7 +55,7 @@ function pages(deniedOrigin: string, deniedPort: number): Record<string, string>
       <main><h1>Prices</h1><p>All prices include tax.</p>
       <table class="prices"><tr><td>Tea</td><td>3 €</td></tr><tr><td>Cake</td><td>5 €</td></tr></table></main>
       <footer>Footer text</footer>`,
-    '/long': `<!doctype html><title>Long</title>${Array.from({ length: 400 }, (_, index) => `<p><a href="/item/${index}">Item number ${index}</a></p>`).join('')}`,
+    '/long': `<!doctype html><title>Long</title>${Array.from({ length: 800 }, (_, index) => `<p><a href="/item/${index}">Item number ${index}</a></p>`).join('')}`,
     '/leaky': `<!doctype html><title>Leaky</title>
       <link rel="preconnect" href="${deniedOrigin}"><link rel="stylesheet" href="${deniedOrigin}/style.css">
       <script src="${deniedOrigin}/script.js"></script>
@@ -299,11 +299,16 @@ describe('browser tools', () => {
     expect(invalid.name).toBe('BrowserActionError');
   });
 
-  it('cap the snapshot of a long page and say so', async () => {
-    const page = await call<BrowserOpenOutput>('browser_open', { url: `${site.origin}/long` }, toolContext('run-long', fetch));
+  it('cap the snapshot and the extract of a long page and say so', async () => {
+    const context = toolContext('run-long', fetch);
+    const page = await call<BrowserOpenOutput>('browser_open', { url: `${site.origin}/long` }, context);
     expect(page.snapshot_truncated).toBe(true);
     expect(page.snapshot.length).toBeLessThanOrEqual(defaultBrowserLimits.snapshotChars + 200);
     expect(page.snapshot).toMatch(/\[snapshot cut: \d+ more lines; browser_extract with a CSS selector reads one part of the page\]$/);
+    const text = await call<BrowserExtractOutput>('browser_extract', {}, context);
+    expect(text).toMatchObject({ matches: 1, truncated: true });
+    expect(text.text.startsWith('Item number 0\n\nItem number 1\n\n')).toBe(true);
+    expect(text.text).toMatch(new RegExp(`\\[truncated by Forge: showing the first ${defaultBrowserLimits.extractChars} of \\d+ characters\\]$`));
   });
 
   it('keep cookies, and follow a redirect the guard followed to the final URL, fetching the final page once', async () => {

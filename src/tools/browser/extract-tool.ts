@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../core/index.js';
+import { capToolOutput } from '../index.js';
 import { BrowserActionError } from './browser-errors.js';
 import type { BrowserPool } from './browser-pool.js';
 import { settle } from './page-view.js';
@@ -12,7 +13,7 @@ export interface BrowserExtractOutput {
   readonly selector: string | null;
   /** Elements the selector matched (1 for the main text). */
   readonly matches: number;
-  /** Their text as the page renders it, one element after another. */
+  /** Their text as the page renders it, one element after another; cut at the cap with a note saying so. */
   readonly text: string;
   readonly truncated: boolean;
 }
@@ -44,16 +45,8 @@ export function createExtractTool(pool: BrowserPool) {
           if (input.selector === undefined) throw error;
           throw new BrowserActionError('browser_extract', `"${input.selector}" is not a CSS selector the page accepts.`, 'Give a plain CSS selector, e.g. "main h2" or "#results li".', error);
         }
-        const text = texts.map((part) => part.trim()).filter((part) => part !== '').join('\n\n');
-        const truncated = text.length > pool.limits.extractChars;
-        return {
-          url: page.url(),
-          title: await page.title(),
-          selector: input.selector ?? null,
-          matches: texts.length,
-          text: truncated ? text.slice(0, pool.limits.extractChars) : text,
-          truncated,
-        };
+        const text = capToolOutput(texts.map((part) => part.trim()).filter((part) => part !== '').join('\n\n'), pool.limits.extractChars);
+        return { url: page.url(), title: await page.title(), selector: input.selector ?? null, matches: texts.length, text: text.text, truncated: text.truncated };
       }),
   });
 }

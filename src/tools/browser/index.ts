@@ -5,7 +5,6 @@ import { browserToolsOver } from './browser-tools.js';
 import type { ClosableTool } from './closable-tool.js';
 
 export { BrowserActionError, BrowserSessionLimitError, BrowserUnavailableError } from './browser-errors.js';
-export { CHROMIUM_CANDIDATES } from './chromium-executable.js';
 export { isClosableTool, type ClosableTool } from './closable-tool.js';
 export type { BrowserExtractOutput } from './extract-tool.js';
 export type { BrowserOpenOutput } from './open-tool.js';
