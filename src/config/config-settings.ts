@@ -65,6 +65,7 @@ export const CONFIG_SETTINGS = {
   workspace: { variable: 'FORGE_WORKSPACE', kind: 'text', default: '<home>/workspace', description: 'the folder the workspace tools (files, git, shell) work in' },
   git_author_name: { variable: 'FORGE_GIT_AUTHOR_NAME', kind: 'text', default: 'Forge', description: 'the author name of commits the git_commit tool makes' },
   git_author_email: { variable: 'FORGE_GIT_AUTHOR_EMAIL', kind: 'text', default: 'forge@localhost', description: 'the author email of commits the git_commit tool makes' },
+  chromium_path: { variable: 'FORGE_CHROMIUM_PATH', kind: 'text', default: '/usr/bin/chromium or another usual install', description: 'the Chromium or Chrome the browser tools run' },
   enable_tools: { variable: 'FORGE_ENABLE_TOOLS', kind: 'list', default: 'none', description: 'optional tool groups in the catalog: files, git, shell, browser' },
   tool_cache_ttl: { variable: 'FORGE_TOOL_CACHE_TTL', kind: 'whole', default: '300', description: 'seconds a read-only tool call\'s result is served again to an identical call in the same run (0: no cache)' },
   tool_timeout: { variable: 'FORGE_TOOL_TIMEOUT', kind: 'count', default: '120', description: 'seconds a tool call may run before it is stopped' },

@@ -15,7 +15,7 @@ import { installationSecretBox, openStore } from '../store/index.js';
 import { Toolbox, registerPromotedTools, toolboxFolder, type ToolboxEntryError, type ToolboxManifestMigration } from '../synthesis/toolbox/index.js';
 import { createBuiltinTools, searchConfigFromEnv } from '../tools/builtins/index.js';
 import { ToolRegistry } from '../tools/index.js';
-import { createOptionalTools } from '../tools/optional-tools.js';
+import { closeOptionalTools, createOptionalTools } from '../tools/optional-tools.js';
 import { McpConnectionManager, type ReconnectBackoff, type StdioPermission } from '../tools/mcp/index.js';
 import { createGuardedFetch, createGuardedStreamFetch, parseAllowHosts, parseResolveEntries } from '../tools/security/index.js';
 import { FORGE_VERSION } from '../version.js';
@@ -128,7 +128,8 @@ export async function createRuntime(parts: RuntimeParts = {}): Promise<ForgeRunt
   const fetch = createGuardedFetch(destinations);
   const registry = new ToolRegistry();
   for (const tool of createBuiltinTools(searchConfigFromEnv(config.env))) registry.register(tool);
-  for (const tool of createOptionalTools(config.enabledToolGroups, { workspace: config.workspace, fetch, env: config.env })) registry.register(tool);
+  const optionalTools = createOptionalTools(config.enabledToolGroups, { workspace: config.workspace, fetch, env: config.env });
+  for (const tool of optionalTools) registry.register(tool);
   const redactor = parts.redactor ?? new SecretRedactor();
   for (const secret of secretsFromEnvironment(config.env)) redactor.add(secret);
   const queue = parts.queue ?? new InProcessJobQueue();
@@ -152,6 +153,7 @@ export async function createRuntime(parts: RuntimeParts = {}): Promise<ForgeRunt
   const close = async () => {
     await queue.close();
     await mcp.close();
+    await closeOptionalTools(optionalTools);
     await store.close();
   };
   try {

@@ -1,8 +1,9 @@
-import type { AnyTool, GuardedFetch } from '../core/index.js';
+import { isClosableTool, type AnyTool, type GuardedFetch } from '../core/index.js';
+import { createBrowserTools } from './browser/index.js';
 import { createFileTools } from './files/index.js';
 import { createGitTools } from './git/index.js';
-import type { OptionalToolGroup } from './tool-groups.js';
 import { createShellTools } from './shell/index.js';
+import type { OptionalToolGroup } from './tool-groups.js';
 
 /** What the optional tools are made with. */
 export interface OptionalToolOptions {
@@ -17,10 +18,15 @@ const factories: Record<OptionalToolGroup, (options: OptionalToolOptions) => Any
   files: createFileTools,
   git: createGitTools,
   shell: createShellTools,
-  browser: () => [],
+  browser: createBrowserTools,
 };
 
 /** The tools of the groups enabled (FORGE_ENABLE_TOOLS), in the groups' order. */
 export function createOptionalTools(groups: readonly OptionalToolGroup[], options: OptionalToolOptions): AnyTool[] {
   return groups.flatMap((group) => factories[group](options));
+}
+
+/** Releases what the optional tools hold (the browser process); harmless when called twice. */
+export async function closeOptionalTools(tools: readonly AnyTool[]): Promise<void> {
+  await Promise.all(tools.flatMap((tool) => (isClosableTool(tool) ? [tool.close()] : [])));
 }
