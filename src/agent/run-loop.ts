@@ -53,6 +53,8 @@ export interface LoopOptions {
   readonly emitter: RunEmitter;
   readonly meter: CostMeter;
   readonly policy: Policy;
+  /** Policy scopes narrower than the installation that apply to the run's calls (`agent:<slug>`); the run's own always does. */
+  readonly policyScopes?: readonly string[];
   readonly approvals: ApprovalGate;
   /** What tools may use besides their input (the guarded fetch, a utility model). */
   readonly toolContext: Omit<ToolContext, 'callId' | 'runId' | 'signal'>;
@@ -228,6 +230,7 @@ export async function runLoop(options: LoopOptions, makeRules: (context: LoopCon
       {
         tools: context.tools,
         policy: options.policy,
+        ...(options.policyScopes === undefined ? {} : { policyScopes: options.policyScopes }),
         approvals: options.approvals,
         emitter,
         context: { ...options.toolContext, runId: emitter.runId, signal },

@@ -1,13 +1,13 @@
 import type { PolicyDecisionKind } from '../core/index.js';
-import { toolPatternMatches, type PolicyRule } from '../policy/index.js';
+import { agentVersionScope, toolPatternMatches, type PolicyRule } from '../policy/index.js';
 import { mcpServerPattern, type AgentDefinition, type ToolAccess } from './agent-definition.js';
 
 const decisionOf: Record<ToolAccess, PolicyDecisionKind> = { allowed: 'allow', approval: 'require_approval', disabled: 'block' };
 const strictness: Record<ToolAccess, number> = { allowed: 0, approval: 1, disabled: 2 };
 
-/** The policy scope an agent's rules apply at: `agent:<slug>`. */
-export function agentPolicyScope(slug: string): string {
-  return `agent:${slug}`;
+/** The policy scope one version's tool access applies at: `agent:<slug>.v<version>` (admins' rules for the agent sit at `agent:<slug>`, broader). */
+export function agentPolicyScope(slug: string, version: number): string {
+  return agentVersionScope(slug, version);
 }
 
 /** Every tool pattern the definition gives an access to, its `tools` first, then one `mcp__<server>__*` per MCP server. */

@@ -27,3 +27,7 @@ export { agentOffersTool, agentPolicyRules, agentPolicyScope, agentToolAccess } 
 export { MAX_AGENT_FILE_BYTES, MAX_YAML_ALIASES, exportAgentYaml, importAgentYaml } from './agent-yaml.js';
 export type { ParameterValue, PromptAgent, PromptEnvironment, PromptSkill, PromptTool } from './prompt-variables.js';
 export { findSecretLikeValues, redactSecretLikeValues, type SecretLikeValue } from './secret-like-values.js';
+export { parseAgentReference, type AgentReference } from './agent-reference.js';
+export { AgentService, type AgentAtVersion, type AgentAuthor, type AgentServiceParts } from './agent-service.js';
+export { parameterValuesFromText } from './parameter-text.js';
+export { agentChangeSchema, agentChangeView, agentDetailSchema, agentDetailView, agentDiffSchema, agentListSchema, agentSummarySchema, agentSummaryView, agentVersionSchema, agentVersionView, agentVersionsSchema } from './agent-views.js';

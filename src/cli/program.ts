@@ -4,6 +4,7 @@ import { registerRunCommand } from './commands/run-command.js';
 import { registerRunsCommand } from './commands/runs-command.js';
 import { registerApprovalsCommand } from './commands/approvals-command.js';
 import { registerPolicyCommand } from './commands/policy-command.js';
+import { registerAgentCommand } from './commands/agent-command.js';
 import { registerStatsCommand } from './commands/stats-command.js';
 import { registerToolsCommand } from './commands/tools-command.js';
 import { registerMcpCommand } from './commands/mcp-command.js';
@@ -62,6 +63,7 @@ shows each value and its source). The home is FORGE_HOME, else an existing ./.fo
   registerRunsCommand(program);
   registerApprovalsCommand(program);
   registerPolicyCommand(program);
+  registerAgentCommand(program);
   registerServeCommand(program);
   registerUsersCommand(program);
   registerApiKeysCommand(program);

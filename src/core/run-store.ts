@@ -1,3 +1,4 @@
+import type { AgentPin } from './agent-store.js';
 import type { HaltReason, RunKind, RunStatus } from './events.js';
 
 /** The process that runs a run: while it lives, nobody else may call the run interrupted. */
@@ -27,11 +28,13 @@ export interface RunRecord {
   readonly logFile: string | null;
   /** The account that started it; null when none did (the CLI, or before accounts): the first admin's. */
   readonly userId: string | null;
+  /** The agent definition version it ran (`forge run --agent slug@2`); null for runs without one. */
+  readonly agent: AgentPin | null;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
 
-export type NewRun = Pick<RunRecord, 'id' | 'task' | 'model' | 'conversationId'> & Partial<Pick<RunRecord, 'kind' | 'owner' | 'logFile' | 'userId'>>;
+export type NewRun = Pick<RunRecord, 'id' | 'task' | 'model' | 'conversationId'> & Partial<Pick<RunRecord, 'kind' | 'owner' | 'logFile' | 'userId' | 'agent'>>;
 
 /** Records of one account: its own, and with `includeUnowned` also those stored without an account (the first admin's). */
 export interface OwnedBy {

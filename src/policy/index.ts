@@ -14,7 +14,7 @@ export {
   type PolicyRule,
 } from './policy-document.js';
 export { PolicyEngine, type PolicyEngineOptions } from './policy-engine.js';
-export { INSTALLATION_SCOPE, policyScopeSchema, runScope, tightensOnly, type PolicyScope } from './policy-scope.js';
+export { INSTALLATION_SCOPE, agentRunScopes, agentScope, agentVersionScope, policyScopeSchema, runScope, tightensOnly, type PolicyScope } from './policy-scope.js';
 export { PolicyService, type PolicyAuthor, type PolicyChange, type PolicyServiceParts, type PolicyShown, type PolicyTest } from './policy-service.js';
 export { toolPatternMatches } from './tool-pattern.js';
 export { builtInPolicy } from './built-in-policy.js';

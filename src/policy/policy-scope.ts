@@ -12,6 +12,21 @@ export type PolicyScope = z.infer<typeof policyScopeSchema>;
 
 export const INSTALLATION_SCOPE = 'installation';
 
+/** The scope of rules an admin sets for every version of an agent (`forge policy set --scope agent:<slug>`). */
+export function agentScope(slug: string): string {
+  return `agent:${slug}`;
+}
+
+/** The scope of one agent definition version's own tool access, saved with the version: narrower than `agentScope`. */
+export function agentVersionScope(slug: string, version: number): string {
+  return `agent:${slug}.v${version}`;
+}
+
+/** The scopes a run of an agent version is decided under, broadest first. */
+export function agentRunScopes(pin: { readonly slug: string; readonly version: number }): string[] {
+  return [agentScope(pin.slug), agentVersionScope(pin.slug, pin.version)];
+}
+
 export function runScope(runId: string): string {
   return `run:${runId}`;
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import { describeError, ForgeError, NotFoundError, parseRunState, type EventBus, type ForgeEvent, type RunKind, type RunOwner, type RunRecord, type RunState, type RunStatus, type Store } from '../core/index.js';
+import { describeError, ForgeError, NotFoundError, parseRunState, type AgentPin, type EventBus, type ForgeEvent, type RunKind, type RunOwner, type RunRecord, type RunState, type RunStatus, type Store } from '../core/index.js';
 import { finishRun, type LoopPersistence, type LoopResume, type RunSummary } from '../agent/index.js';
 import { createRunEmitter, type RunEmitter } from '../events/index.js';
 import { CostMeter, addCosts, type CostTotals } from '../llm/index.js';
@@ -37,6 +37,8 @@ export interface RunSpec<Result extends RunSummary> {
   readonly conversationId?: string | null;
   /** The account the run is for (its owner); none for the CLI's runs. */
   readonly userId?: string | null;
+  /** The agent definition version it runs, recorded with it. */
+  readonly agent?: AgentPin;
   /** Cancels the run when it aborts (Ctrl-C, a closed connection), as `cancel` does. */
   readonly signal?: AbortSignal;
   execute(run: ActiveRun): Promise<Result>;
@@ -156,7 +158,7 @@ export class RunService {
     const runId = newRunId();
     const logFile = runLogPath(home, runId);
     return this.launch(runId, logFile, spec.signal, {
-      begin: () => store.runs.create({ id: runId, kind: spec.kind, task: spec.task, model: spec.model, conversationId: spec.conversationId ?? null, owner, logFile, userId: spec.userId ?? null }),
+      begin: () => store.runs.create({ id: runId, kind: spec.kind, task: spec.task, model: spec.model, conversationId: spec.conversationId ?? null, owner, logFile, userId: spec.userId ?? null, ...(spec.agent === undefined ? {} : { agent: spec.agent }) }),
       recorded: [],
       execute: (run) => spec.execute(run),
     });

@@ -16,6 +16,8 @@ export interface RunView {
   readonly cost_usd: number | null;
   readonly owner: RunRecord['owner'];
   readonly log_file: string | null;
+  /** The agent definition version it ran; null for runs without one. */
+  readonly agent: RunRecord['agent'];
   readonly created_at: string;
   readonly updated_at: string;
 }
@@ -36,6 +38,7 @@ export function runView(run: RunRecord): RunView {
     cost_usd: run.costUsd,
     owner: run.owner,
     log_file: run.logFile,
+    agent: run.agent,
     created_at: run.createdAt,
     updated_at: run.updatedAt,
   };

@@ -1,5 +1,6 @@
 import { DEFAULT_MEMORY_BOUNDS, boundHistory, type AgentRunResult } from '../agent/index.js';
-import { NotFoundError, type AnyEventBody, type ApprovalGate, type Store } from '../core/index.js';
+import { NotFoundError, type AgentPin, type AnyEventBody, type ApprovalGate, type Store } from '../core/index.js';
+import { agentRunScopes } from '../policy/index.js';
 import type { ResolvedModel } from '../llm/index.js';
 import type { ConvergeRunResult } from '../synthesis/converge/index.js';
 import { loadConfig, type Environment } from './config.js';
@@ -55,6 +56,8 @@ export interface RunTaskOptions {
    * scope before its first call: they only tighten what the installation decided, and survive a resume.
    */
   readonly policyRules?: readonly unknown[];
+  /** The agent definition version the run runs (`runAgentTask`): recorded with the run, its policy scope applied. */
+  readonly agent?: AgentPin;
 }
 
 export interface RunTaskResult extends AgentRunResult {
@@ -105,6 +108,7 @@ export async function startTask(runtime: ForgeRuntime, options: RunTaskOptions):
     model: model.slug,
     conversationId: conversation.id,
     userId: options.userId ?? null,
+    ...(options.agent === undefined ? {} : { agent: options.agent }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     execute: async (run): Promise<AgentRunResult | ConvergeRunResult> => {
       await saveRunPolicy(runtime, run.runId, policyRules, options.userId);
@@ -121,6 +125,7 @@ export async function startTask(runtime: ForgeRuntime, options: RunTaskOptions):
         ...(options.maxIterations === undefined ? {} : { maxIterations: options.maxIterations }),
         ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
         ...(options.approvals === undefined ? {} : { approvals: options.approvals }),
+        ...(options.agent === undefined ? {} : { policyScopes: agentRunScopes(options.agent) }),
       });
     },
   });

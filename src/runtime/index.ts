@@ -12,3 +12,5 @@ export { beginResume, resumeTask, type ResumeTaskOptions } from './resume-task.j
 export { ApprovalAnswerError, answerApproval, cancelWaitingRun, expireWaitingRuns, listApprovals, listGrants, revokeGrant, waitAndResume, type AnswerApprovalOptions, type AnswerApprovalResult } from './approval-answers.js';
 export { runDoctor, type DoctorCheck, type DoctorCheckName, type DoctorParts } from './doctor.js';
 export { rotateSecretKey, secretKeyStatus, type SecretKeyRotation, type SecretKeyStatus } from './secret-key-rotation.js';
+export { agentServiceOf } from './agent-service-of.js';
+export { runAgentTask, type RunAgentOptions } from './agent-runs.js';

@@ -1,5 +1,6 @@
 import { UnknownToolsError, parseRunState, type ApprovalGate, type RunState } from '../core/index.js';
 import type { ResolvedModel } from '../llm/index.js';
+import { agentRunScopes } from '../policy/index.js';
 import { RunNotResumableError } from '../runs/index.js';
 import { storedApprovals } from './stored-approvals.js';
 import type { AgentRunResult } from '../agent/index.js';
@@ -34,6 +35,8 @@ export async function resumeTask(runtime: ForgeRuntime, reference: string, optio
 export async function beginResume(runtime: ForgeRuntime, reference: string, options: ResumeTaskOptions = {}): Promise<{ handle: RunHandle<AgentRunResult | ConvergeRunResult>; conversationId: () => string }> {
   const run = await runtime.runs.get(reference);
   const runId = run.id;
+  // A run of an agent goes on under its agent's policy scope, as it started.
+  const policyScopes = run.agent === null ? undefined : agentRunScopes(run.agent);
   // A run that paused for an answer takes it from the store; otherwise approvals go to the runtime's gate.
   const paused = run.status === 'waiting';
   const approvals = options.approvals ?? (paused ? storedApprovals(runtime) : undefined);
@@ -68,6 +71,7 @@ export async function beginResume(runtime: ForgeRuntime, reference: string, opti
         maxIterations: state.max_iterations,
         ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
         ...(approvals === undefined ? {} : { approvals }),
+        ...(policyScopes === undefined ? {} : { policyScopes }),
         resume: run.resume,
       });
     },

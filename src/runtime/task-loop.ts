@@ -22,6 +22,8 @@ export interface TaskLoopSpec {
   readonly maxRetries?: number;
   readonly approvals?: ApprovalGate;
   readonly resume?: LoopResume;
+  /** Narrower policy scopes for the run's calls: its agent's (`agent:<slug>`). */
+  readonly policyScopes?: readonly string[];
 }
 
 /**
@@ -47,6 +49,7 @@ export async function executeTaskLoop(runtime: ForgeRuntime, run: ActiveRun, spe
     emitter: run.emitter,
     meter: run.meter,
     policy: runtime.policy,
+    ...(spec.policyScopes === undefined ? {} : { policyScopes: spec.policyScopes }),
     approvals: spec.approvals ?? runtime.approvals,
     toolContext: { fetch: runtime.fetch, utilityModel: createUtilityModel(spec.model, run.meter, run.emitter.emit) },
     callGuards: config.callGuards,

@@ -21,6 +21,15 @@ interface RunCommandOptions {
   waitForApproval?: boolean;
   block?: readonly string[];
   requireApproval?: readonly string[];
+  agent?: string;
+  param?: Record<string, string>;
+}
+
+/** `--param k=v`, repeatable: the agent's parameters as text (read as their types by the agent). */
+function parseParam(value: string, previous: Record<string, string> = {}): Record<string, string> {
+  const at = value.indexOf('=');
+  if (at <= 0) throw new ConfigurationError('--param', `"${value}" is not name=value.`, 'e.g. --param topic=tides --param depth=2');
+  return { ...previous, [value.slice(0, at).trim()]: value.slice(at + 1) };
 }
 
 /** `--tools a,b`: exact tool names, commas between them; an empty list is a run without catalog tools. */
@@ -52,6 +61,8 @@ export function registerRunCommand(program: Command): void {
     .option('--skills', 'replay the stored skill that covers the task instead of the agent, its inputs read from the task; a task that does not say an input is refused (the decision and its reason are logged)')
     .option('--converge', 'convergence-gated mode: one tool per turn, a plan, request_tool to synthesize missing tools; halts on final_answer or when nothing changes (cap 25 turns)')
     .option('--tools <names>', 'only these tools, by exact name, commas between (see `forge tools list`); default every tool there is when the run starts', parseToolList)
+    .option('--agent <slug[@version]>', 'run this agent definition (its prompt, model, tools and policy; see `forge agent list`), at its active version or the one named')
+    .option('--param <name=value>', "a parameter of the agent's (repeatable)", parseParam)
     .option('--block <tools>', "block these tools (names or patterns with *, commas between) for this run: the run's own policy, which only tightens `forge policy`", parseToolList)
     .option('--require-approval <tools>', 'send every call of these tools (names or patterns) for approval in this run', parseToolList)
     .option('--fresh', 'wipe the toolbox of synthesized tools before the run')
@@ -91,7 +102,7 @@ is not run again (the run fails, naming it). Exit codes: 0 completed, 1 failed, 
 async function runCommand(task: string, options: RunCommandOptions): Promise<number> {
   const json = options.json === true;
   if (options.resume !== undefined) {
-    const conflicting = (['skills', 'converge', 'tools', 'conversation', 'system', 'fresh', 'model', 'maxIterations', 'block', 'requireApproval'] as const).find((key) => options[key] !== undefined);
+    const conflicting = (['skills', 'converge', 'tools', 'conversation', 'system', 'fresh', 'model', 'maxIterations', 'block', 'requireApproval', 'agent', 'param'] as const).find((key) => options[key] !== undefined);
     if (task !== '') return reportError(new ConfigurationError('--resume', 'takes the run id alone: the run goes on with its own task.', 'Drop the task words, e.g. forge run --resume 3f2c9a1b7e40.'), json);
     if (conflicting !== undefined) return reportError(new ConfigurationError('--resume', `cannot be combined with --${conflicting.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}: a resumed run keeps its own settings.`), json);
   } else if (task === '') {
@@ -100,6 +111,12 @@ async function runCommand(task: string, options: RunCommandOptions): Promise<num
   if (options.fresh === true && options.keep === true) return reportError(new ConfigurationError('--fresh', 'contradicts --keep; pass one of them.'), json);
   if (options.converge === true && options.skills === true) return reportError(new ConfigurationError('--converge', 'cannot be combined with --skills.'), json);
   if (options.tools !== undefined && options.skills === true) return reportError(new ConfigurationError('--tools', 'cannot be combined with --skills: a skill replays the tools it recorded.'), json);
+  if (options.agent !== undefined) {
+    const conflicting = (['skills', 'converge', 'tools', 'system'] as const).find((key) => options[key] !== undefined);
+    if (conflicting !== undefined) return reportError(new ConfigurationError('--agent', `cannot be combined with --${conflicting}: the agent's definition says its prompt and tools.`, 'Change the agent with `forge agent edit`, or run without --agent.'), json);
+  } else if (options.param !== undefined) {
+    return reportError(new ConfigurationError('--param', 'gives a parameter of an agent: it goes with --agent <slug>.', 'e.g. forge run --agent researcher --param topic=tides "…"'), json);
+  }
   const controller = new AbortController();
   let interrupts = 0;
   const onInterrupt = () => {
@@ -112,7 +129,7 @@ async function runCommand(task: string, options: RunCommandOptions): Promise<num
   let runtime: ForgeRuntime | undefined;
   try {
     // Loaded on use, so `forge --help` and other commands start fast.
-    const { openRuntime, resumeTask, runTask, runTaskWithSkills, storedApprovals, waitAndResume } = await import('../../runtime/index.js');
+    const { openRuntime, resumeTask, runAgentTask, runTask, runTaskWithSkills, storedApprovals, waitAndResume } = await import('../../runtime/index.js');
     const { attachRunView } = await import('../run-view.js');
     runtime = await openRuntime(process.env, process.cwd(), { redactor: cliRedactor });
     const view = await attachRunView(runtime.bus, { json, tui: options.tui });
@@ -123,7 +140,20 @@ async function runCommand(task: string, options: RunCommandOptions): Promise<num
       result =
         options.resume !== undefined
           ? await resumeTask(runtime, options.resume, { signal: controller.signal, ...approvals })
-          : await (options.skills === true ? runTaskWithSkills : runTask)(runtime, {
+          : options.agent !== undefined
+            ? await runAgentTask(runtime, {
+                agent: options.agent,
+                task,
+                signal: controller.signal,
+                ...(options.param === undefined ? {} : { params: options.param }),
+                ...(options.maxIterations === undefined ? {} : { maxIterations: options.maxIterations }),
+                ...(options.model === undefined ? {} : { model: options.model }),
+                ...(options.conversation === undefined ? {} : { conversationId: options.conversation }),
+                ...runPolicy(options),
+                toolbox: options.fresh === true ? 'fresh' : 'keep',
+                ...approvals,
+              })
+            : await (options.skills === true ? runTaskWithSkills : runTask)(runtime, {
               task,
               signal: controller.signal,
               ...(options.maxIterations === undefined ? {} : { maxIterations: options.maxIterations }),

@@ -69,6 +69,7 @@ export const runViewSchema = z.object({
   cost_usd: costSchema,
   owner: z.object({ pid: z.number().int(), host: z.string() }).nullable(),
   log_file: z.string().nullable(),
+  agent: z.object({ slug: z.string(), version: z.number().int().positive() }).nullable().describe('The agent definition version the run ran (forge run --agent).'),
   created_at: z.string(),
   updated_at: z.string(),
 });

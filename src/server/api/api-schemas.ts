@@ -27,6 +27,7 @@ export const runSchema = z
     llm_calls: z.number().int().nonnegative(),
     tokens: z.object({ input: z.number().int().nonnegative(), output: z.number().int().nonnegative() }).strict(),
     cost_usd: z.number().nullable(),
+    agent: z.object({ slug: z.string(), version: z.number().int().positive() }).strict().nullable().describe('The agent definition version the run ran.'),
     created_at: z.string(),
     updated_at: z.string(),
   })

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe } from 'vitest';
 import { describeAccountsContract } from './accounts-contract.js';
+import { describeAgentsContract } from './agents-contract.js';
 import { describeConversationsContract } from './conversations-contract.js';
 import { describeDurabilityContract } from './durability-contract.js';
 import { describeEventsContract } from './events-contract.js';
@@ -58,6 +59,7 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
     describeMarketplaceContract(context);
     describeProviderKeysContract(context);
     describePoliciesContract(context);
+    describeAgentsContract(context);
     // Databases that vanish on close (memory) have nothing to reopen; durable ones must pass this.
     if (options.durable) describeDurabilityContract(context);
   });

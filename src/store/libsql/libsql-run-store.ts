@@ -7,7 +7,7 @@ import { readNullableNumber, readNullableText, readNumber, readText } from './ro
 import type { SqlAccess, SqlRow, WriteStep } from './sql-access.js';
 
 const runColumns =
-  'id, kind, task, model, status, halt_reason, answer, conversation_id, llm_calls, input_tokens, output_tokens, cost_usd, error, owner_pid, owner_host, log_file, user_id, created_at, updated_at';
+  'id, kind, task, model, status, halt_reason, answer, conversation_id, llm_calls, input_tokens, output_tokens, cost_usd, error, owner_pid, owner_host, log_file, user_id, agent_slug, agent_version, created_at, updated_at';
 
 // A fixed list, so only these names ever reach the SQL text, whatever keys an update object carries.
 const updatableColumns = {
@@ -44,6 +44,7 @@ export class LibsqlRunStore implements RunStore {
       owner: run.owner ?? null,
       logFile: run.logFile ?? null,
       userId: run.userId ?? null,
+      agent: run.agent ?? null,
       createdAt: now,
       updatedAt: now,
     };
@@ -51,9 +52,9 @@ export class LibsqlRunStore implements RunStore {
       {
         // The row is exactly `record`: nothing to read back.
         statement: {
-          sql: `INSERT INTO runs (id, kind, task, model, status, conversation_id, llm_calls, input_tokens, output_tokens, cost_usd, owner_pid, owner_host, log_file, user_id, created_at, updated_at)
-                VALUES (?, ?, ?, ?, 'running', ?, 0, 0, 0, 0, ?, ?, ?, ?, ?, ?)`,
-          args: [record.id, record.kind, record.task, record.model, record.conversationId, record.owner?.pid ?? null, record.owner?.host ?? null, record.logFile, record.userId, now, now],
+          sql: `INSERT INTO runs (id, kind, task, model, status, conversation_id, llm_calls, input_tokens, output_tokens, cost_usd, owner_pid, owner_host, log_file, user_id, agent_slug, agent_version, created_at, updated_at)
+                VALUES (?, ?, ?, ?, 'running', ?, 0, 0, 0, 0, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          args: [record.id, record.kind, record.task, record.model, record.conversationId, record.owner?.pid ?? null, record.owner?.host ?? null, record.logFile, record.userId, record.agent?.slug ?? null, record.agent?.version ?? null, now, now],
         },
         onError: (error) => (constraintViolation(error) === 'unique' ? new DuplicateRecordError('run', { id: run.id }) : error),
       },
@@ -159,6 +160,7 @@ function runFromRow(row: SqlRow): RunRecord {
     owner: row['owner_pid'] === null || row['owner_pid'] === undefined ? null : { pid: Number(row['owner_pid']), host: readNullableText(row, 'owner_host') ?? '' },
     logFile: readNullableText(row, 'log_file'),
     userId: readNullableText(row, 'user_id'),
+    agent: row['agent_slug'] === null || row['agent_slug'] === undefined ? null : { slug: readText(row, 'agent_slug'), version: readNumber(row, 'agent_version') },
     createdAt: readText(row, 'created_at'),
     updatedAt: readText(row, 'updated_at'),
   };

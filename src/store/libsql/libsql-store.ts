@@ -1,4 +1,4 @@
-import { systemErrorOf, type AccountStore, type MarketplaceStore, type ProviderKeyStore, type PolicyStore, type ApprovalStore, type RunStateStore, type ConversationStore, type EventStore, type McpServerStore, type ModelCallStore, type RunStore, type RunWrites, type SkillStore, type StatsStore, type StepStore, type Store, type ToolboxStore } from '../../core/index.js';
+import { systemErrorOf, type AccountStore, type MarketplaceStore, type ProviderKeyStore, type PolicyStore, type AgentStore, type ApprovalStore, type RunStateStore, type ConversationStore, type EventStore, type McpServerStore, type ModelCallStore, type RunStore, type RunWrites, type SkillStore, type StatsStore, type StepStore, type Store, type ToolboxStore } from '../../core/index.js';
 import { migrationsFor } from '../migrations/index.js';
 import { applyMigrations } from './apply-migrations.js';
 import { GroupCommitWriter } from './group-commit-writer.js';
@@ -6,6 +6,7 @@ import { LibsqlAccountStore } from './libsql-account-store.js';
 import { LibsqlMarketplaceStore } from './libsql-marketplace-store.js';
 import { LibsqlProviderKeyStore } from './libsql-provider-key-store.js';
 import { LibsqlPolicyStore } from './libsql-policy-store.js';
+import { LibsqlAgentStore } from './libsql-agent-store.js';
 import { LibsqlApprovalStore } from './libsql-approval-store.js';
 import { LibsqlRunStateStore } from './libsql-run-state-store.js';
 import { LibsqlConversationStore } from './libsql-conversation-store.js';
@@ -66,6 +67,7 @@ export class LibsqlStore implements Store {
   readonly marketplace: MarketplaceStore;
   readonly providerKeys: ProviderKeyStore;
   readonly policies: PolicyStore;
+  readonly agents: AgentStore;
   private readonly writer: GroupCommitWriter;
   private readonly named: (error: unknown) => never;
 
@@ -97,6 +99,7 @@ export class LibsqlStore implements Store {
     this.marketplace = new LibsqlMarketplaceStore(sql);
     this.providerKeys = new LibsqlProviderKeyStore(sql);
     this.policies = new LibsqlPolicyStore(sql);
+    this.agents = new LibsqlAgentStore(sql);
   }
 
   /**

@@ -1,0 +1,53 @@
+import { ConfigurationError } from '../core/index.js';
+import type { AgentContext } from '../agents/index.js';
+import { agentServiceOf } from './agent-service-of.js';
+import { runTask, type RunTaskOptions, type RunTaskResult } from './forge-runtime.js';
+import type { ForgeRuntime } from './create-runtime.js';
+
+export interface RunAgentOptions extends Omit<RunTaskOptions, 'system' | 'tools' | 'converge' | 'agent'> {
+  /** `slug` (its active version) or `slug@version`. */
+  readonly agent: string;
+  /** Parameter values as text (`--param k=v`), read as their parameters' types. */
+  readonly params?: Readonly<Record<string, string>>;
+  /** Where the run is: `background` (a command), `chat`, `automation`; picks the preamble and postamble. Default `background`. */
+  readonly context?: AgentContext;
+}
+
+/**
+ * Runs an agent definition on a task: pins the run to the version it runs (recorded with the run),
+ * checks its parameters (a required one without a value is an `AgentParameterError` naming what to
+ * give, before anything runs), renders its prompt in the template sandbox, offers the model only the
+ * tools the definition gives access to, and applies its tool access as the run's `agent:<slug>` policy
+ * scope, so a disabled tool is refused at dispatch too and nothing relaxes the installation's blocks.
+ */
+export async function runAgentTask(runtime: ForgeRuntime, options: RunAgentOptions): Promise<RunTaskResult> {
+  const agents = await agentServiceOf(runtime);
+  const { parameterValuesFromText, renderAgentPrompt, agentOffersTool } = await import('../agents/index.js');
+  const { pin, definition } = await agents.forRun(options.agent);
+  if (options.model !== undefined && definition.model.slug !== undefined && !definition.model.allow_override) {
+    throw new ConfigurationError('--model', `agent ${pin.slug} runs on ${definition.model.slug} and does not allow another model.`, 'Leave out --model, or set model.allow_override in the definition.');
+  }
+  const toolbox = new Set((await runtime.toolbox.promoted()).map((entry) => entry.name));
+  const offered = runtime.registry
+    .snapshot()
+    .list()
+    .filter((tool) => agentOffersTool(definition, tool.name, { fromToolbox: toolbox.has(tool.name) }));
+  const skills = (await runtime.skills.list()).filter((entry) => definition.skills.includes(entry.record.name));
+  const others = await agents.list();
+  const system = renderAgentPrompt(definition, {
+    context: options.context ?? 'background',
+    params: parameterValuesFromText(definition, options.params ?? {}),
+    tools: offered.map((tool) => ({ name: tool.name, description: tool.description })),
+    skills: skills.map((entry) => ({ name: entry.record.name, description: entry.document?.description ?? '' })),
+    agents: others.filter((other) => other.slug !== pin.slug).map((other) => ({ slug: other.slug, name: other.name, description: '' })),
+    now: new Date(),
+  });
+  const model = options.model ?? definition.model.slug;
+  return runTask(runtime, {
+    ...options,
+    ...(model === undefined ? {} : { model }),
+    system,
+    tools: offered.map((tool) => tool.name),
+    agent: pin,
+  });
+}
