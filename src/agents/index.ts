@@ -27,3 +27,6 @@ export { agentOffersTool, agentPolicyRules, agentPolicyScope, agentToolAccess } 
 export { MAX_AGENT_FILE_BYTES, MAX_YAML_ALIASES, exportAgentYaml, importAgentYaml } from './agent-yaml.js';
 export type { ParameterValue, PromptAgent, PromptEnvironment, PromptSkill, PromptTool } from './prompt-variables.js';
 export { findSecretLikeValues, redactSecretLikeValues, type SecretLikeValue } from './secret-like-values.js';
+export { extractAgentParameters, parameterQuestion, type AgentParameterExtraction, type AgentParameterExtractionOptions, type ParameterSource, type RejectedParameterValue } from './agent-input-extraction.js';
+export { AgentOutputError } from './agent-output-error.js';
+export { MAX_OUTPUT_ERRORS, outputRetryMessage, validateAgentOutput, type AgentOutputValidation } from './agent-output-validation.js';
