@@ -128,6 +128,10 @@ describe('the --json contract of every command', () => {
     await mkdir(work(''), { recursive: true });
     await writeFile(work('count-links.js'), countLinksTool);
     await writeFile(work('count-links.test.js'), countLinksTest(pages));
+    const agentYaml = (prompt: string) => `version: 1\nname: Contract\nslug: contract\ntools:\n  read_url: allowed\nparameters:\n  - name: topic\n    type: text\n    required: true\nsystem_prompt: "${prompt} {{ params.topic }}"\n`;
+    await writeFile(work('agent-v1.yaml'), agentYaml('Research'));
+    await writeFile(work('agent-v2.yaml'), agentYaml('Look into'));
+    await writeFile(work('agent-v3.yaml'), agentYaml('Dig into'));
   }, 120_000);
 
   afterAll(async () => {
@@ -220,6 +224,15 @@ describe('the --json contract of every command', () => {
     await record('policy rollback', ['policy', 'rollback', '1', '--json']);
     await record('policy default', ['policy', 'default', 'medium', 'unset', '--json']);
     await record('policy unset', ['policy', 'unset', 'http_request', '--when', 'method not_in GET,HEAD', '--json']);
+    await record('agent create', ['agent', 'create', '--file', work('agent-v1.yaml'), '--json']);
+    await record('agent edit', ['agent', 'edit', 'contract', '--file', work('agent-v2.yaml'), '--message', 'reworded', '--json']);
+    await record('agent list', ['agent', 'list', '--json']);
+    await record('agent show', ['agent', 'show', 'contract@1', '--json']);
+    await record('agent versions', ['agent', 'versions', 'contract', '--json']);
+    await record('agent diff', ['agent', 'diff', 'contract', '1', '2', '--json']);
+    await record('agent rollback', ['agent', 'rollback', 'contract', '1', '--json']);
+    await record('agent import', ['agent', 'import', work('agent-v3.yaml'), '--json']);
+    await record('agent remove', ['agent', 'remove', 'contract', '--json']);
     const cancelId = await waitingRun('post for call_cancel');
     await record('runs cancel', ['runs', 'cancel', cancelId, '--json']);
     await record('runs delete', ['runs', 'delete', cancelId, '--json']);

@@ -16,7 +16,7 @@ export { BrokenSkillError, SkillConflictError, SkillFormatError, SkillInputError
 export { toolSchemaProblems } from './skill-health.js';
 export { dependentValueNames, parseInputPairs, unpinnedWriteConstants, validateSkillInputs, type InputValue, type SkillInputs } from './skill-inputs.js';
 export { TASK_MATCH_MARGIN, TASK_MATCH_THRESHOLD, matchSkill, matchSkillForTask, readTaskInputs, type SkillMatch, type TaskMatch } from './skill-matching.js';
-export { extractSkillInputs, type ExtractionOptions, type InputExtraction } from './input-extraction.js';
+export { extractSkillInputs, mentioned, type ExtractionOptions, type InputExtraction } from './input-extraction.js';
 export { mergeRecording } from './merge-recordings.js';
 export { pinConstants } from './pin-constants.js';
 export { parseSkillReference } from './skill-reference.js';

@@ -39,7 +39,8 @@ export function hasShapeOf(value: string, example: string): boolean {
   return new RegExp(`^${shapeBody(example)}$`).test(value);
 }
 
-function mentioned(value: string, task: string): boolean {
+/** Whether `task` names `value` as a whole word or phrase: case-insensitive, and no letter, digit or _ right before or after it. */
+export function mentioned(value: string, task: string): boolean {
   return new RegExp(`(?<![\\p{L}\\p{N}_])${escape(value.toLowerCase())}(?![\\p{L}\\p{N}_])`, 'u').test(task.toLowerCase());
 }
 

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { apiKeysCreateOutputSchema, apiKeysListOutputSchema, apiKeysRevokeOutputSchema, secretKeyRotateOutputSchema, secretKeyStatusOutputSchema, usersAddOutputSchema, usersListOutputSchema, usersRemoveOutputSchema } from './account-outputs.js';
 import { demoOutputSchema } from './demo-outputs.js';
+import { agentCreateOutputSchema, agentDiffOutputSchema, agentEditOutputSchema, agentImportOutputSchema, agentListOutputSchema, agentRemoveOutputSchema, agentShowOutputSchema, agentVersionsOutputSchema } from './agent-outputs.js';
 import { configGetOutputSchema, configListOutputSchema, configSetOutputSchema, configUnsetOutputSchema, doctorOutputSchema, homeOutputSchema, initOutputSchema, runsDeleteOutputSchema, serveOutputSchema, skillRemoveOutputSchema, skillRenameOutputSchema } from './home-outputs.js';
 import { mcpListOutputSchema, mcpRemoveOutputSchema, mcpServeOutputSchema, mcpServerOutputSchema, mcpToolsOutputSchema } from './mcp-outputs.js';
 import { policyChangeSchema, policyShowSchema, policyTestSchema, policyVersionsSchema } from '../../policy/policy-views.js';
@@ -32,6 +33,15 @@ export const commandOutputs: Readonly<Record<string, z.ZodType>> = {
   'policy rollback': policyChangeSchema,
   'policy test': policyTestSchema,
   'policy versions': policyVersionsSchema,
+  'agent create': agentCreateOutputSchema,
+  'agent edit': agentEditOutputSchema,
+  'agent list': agentListOutputSchema,
+  'agent show': agentShowOutputSchema,
+  'agent versions': agentVersionsOutputSchema,
+  'agent diff': agentDiffOutputSchema,
+  'agent rollback': agentShowOutputSchema,
+  'agent import': agentImportOutputSchema,
+  'agent remove': agentRemoveOutputSchema,
   replay: replayOutputSchema,
   stats: statsOutputSchema,
   demo: demoOutputSchema,
