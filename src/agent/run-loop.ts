@@ -53,6 +53,12 @@ export interface LoopOptions {
   readonly emitter: RunEmitter;
   readonly meter: CostMeter;
   readonly policy: Policy;
+  /**
+   * Checks a final answer (an agent's structured outputs): undefined when it is fine; otherwise the
+   * message the model gets for its one retry, and the error the run fails with (the answer attached as
+   * the run's answer) when the retried answer is wrong too.
+   */
+  readonly checkAnswer?: (answer: string) => { readonly retryMessage: string; readonly error: Error } | undefined;
   /** Policy scopes narrower than the installation that apply to the run's calls (`agent:<slug>`); the run's own always does. */
   readonly policyScopes?: readonly string[];
   readonly approvals: ApprovalGate;
@@ -157,6 +163,7 @@ export async function runLoop(options: LoopOptions, makeRules: (context: LoopCon
   const steps: RunStep[] = resume === undefined ? [] : [...resume.state.steps];
   let lastText = resume?.state.last_text ?? '';
   let answer: string | null = null;
+  let answerRetried = false;
   let haltReason: HaltReason = 'cap';
   let error: ErrorInfo | null = null;
   let waitingOn: string[] = [];
@@ -323,7 +330,15 @@ export async function runLoop(options: LoopOptions, makeRules: (context: LoopCon
       }
       await persist([assistantMessage(turn.text, turn.toolCalls)], { model: turn.record.model, tokens: { input: turn.record.inputTokens, output: turn.record.outputTokens } });
       if (turn.toolCalls.length === 0 && rules.noCalls === 'final-answer') {
+        const problem = options.checkAnswer?.(turn.text);
+        if (problem !== undefined && !answerRetried) {
+          answerRetried = true;
+          await persist([{ role: 'user', content: [{ type: 'text', text: problem.retryMessage }] }]);
+          await checkpoint([], { wait: false });
+          continue;
+        }
         answer = turn.text;
+        if (problem !== undefined) throw problem.error;
         haltReason = 'final_answer';
         break;
       }

@@ -34,3 +34,4 @@ export { agentChangeSchema, agentChangeView, agentDetailSchema, agentDetailView,
 export { extractAgentParameters, parameterQuestion, type AgentParameterExtraction, type AgentParameterExtractionOptions, type ParameterSource, type RejectedParameterValue } from './agent-input-extraction.js';
 export { AgentOutputError } from './agent-output-error.js';
 export { MAX_OUTPUT_ERRORS, outputRetryMessage, validateAgentOutput, type AgentOutputValidation } from './agent-output-validation.js';
+export { agentAnswerCheck } from './agent-answer-check.js';

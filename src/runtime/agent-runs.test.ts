@@ -50,6 +50,12 @@ describe('runAgentTask', () => {
     mock.on({ userMessage: 'close the books', hasToolResult: false }, { toolCalls: [{ id: 'w1', name: 'ledger_write', arguments: { entry: 'wipe' } }] });
     mock.on({ toolCallId: 'w1' }, { toolCalls: [{ id: 'r1', name: 'ledger_read', arguments: { entry: 'balance' } }] });
     mock.on({ toolCallId: 'r1' }, { content: 'The books are closed.' });
+    // Structured outputs: a wrong first answer gets one retry; a second wrong one fails the run with it attached.
+    const asked = (request: unknown, task: string) => JSON.stringify(request).includes(task);
+    mock.on({ userMessage: 'does not match the output this agent must return', predicate: (request) => asked(request, 'count the entries') }, { content: '{"count": 5, "note": "five entries"}' });
+    mock.on({ userMessage: 'does not match the output this agent must return', predicate: (request) => asked(request, 'count stubbornly') }, { content: 'still many' });
+    mock.on({ userMessage: 'count the entries', hasToolResult: false }, { content: 'about five, I think' });
+    mock.on({ userMessage: 'count stubbornly', hasToolResult: false }, { content: 'many' });
     runtime = await openRuntime({ FORGE_HOME: home, OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: `${mock.url}/v1` }, home, { mcp: { startupWaitMs: 0 } });
     runtime.registry.register(ledger('ledger_read', 'read', calls));
     runtime.registry.register(ledger('ledger_write', 'write', calls));
@@ -91,6 +97,34 @@ describe('runAgentTask', () => {
     await expect(runAgentTask(runtime, { agent: 'bookkeeper@2', task: 'close the books', model: 'openai:gpt-4.1-mini', params: { account: 'A', limit: 'many' } })).rejects.toThrow('"many" is not a number');
     await expect(runAgentTask(runtime, { agent: 'bookkeeper@9', task: 'x' })).rejects.toMatchObject({ name: 'NotFoundError' });
     expect(mock.getRequests().length).toBe(before);
+  });
+
+  it('reads a parameter the task states plainly, without a model call, and --param wins over it', async () => {
+    mock.on({ userMessage: 'settle up', hasToolResult: false }, { content: 'Read it.' });
+    const before = mock.getRequests().length;
+    const read = await runAgentTask(runtime, { agent: 'bookkeeper@2', task: 'settle up, account: ACME-9, depth: thorough', model: 'openai:gpt-4.1-mini', maxRetries: 0 });
+    expect(read).toMatchObject({ status: 'completed', llm_calls: 1 });
+    expect(mock.getRequests().length - before).toBe(1);
+    expect(JSON.stringify(mock.getRequests().at(-1)!.body)).toContain('Look at ACME-9 (thorough, at most 3).');
+    await runAgentTask(runtime, { agent: 'bookkeeper@2', task: 'settle up, account: ACME-9', model: 'openai:gpt-4.1-mini', params: { account: 'ACME-1' }, maxRetries: 0 });
+    expect(JSON.stringify(mock.getRequests().at(-1)!.body)).toContain('Look at ACME-1 (quick, at most 3).');
+    await expect(runAgentTask(runtime, { agent: 'bookkeeper@2', task: 'settle up, depth: sideways', model: 'openai:gpt-4.1-mini', params: { account: 'A' } })).rejects.toMatchObject({ name: 'AgentParameterError', message: expect.stringContaining('depth') });
+  });
+
+  it('retries a structured answer that does not match the outputs once, with the problems named, then completes (counted calls)', async () => {
+    const agents = await agentServiceOf(runtime);
+    await agents.create({ version: 1, name: 'Counter', slug: 'counter', outputs: [{ name: 'count', type: 'number' }, { name: 'note', type: 'text' }], system_prompt: 'Count.' }, { author: 'ada', userId: null });
+    const ok = await runAgentTask(runtime, { agent: 'counter', task: 'count the entries', model: 'openai:gpt-4.1-mini', maxRetries: 0 });
+    expect(ok).toMatchObject({ status: 'completed', llm_calls: 2, answer: '{"count": 5, "note": "five entries"}' });
+    const retry = mock.getRequests().filter((each) => JSON.stringify(each.body).includes('does not match the output this agent must return'));
+    expect(retry).toHaveLength(1);
+    expect(JSON.stringify(retry[0]!.body)).toContain('count');
+
+    // The retried answer is wrong again: the run fails clearly, the invalid answer attached, after exactly two calls.
+    const before = mock.getRequests().length;
+    const failed = await runAgentTask(runtime, { agent: 'counter', task: 'count stubbornly', model: 'openai:gpt-4.1-mini', maxRetries: 0 });
+    expect(failed).toMatchObject({ status: 'failed', answer: 'still many', error: { name: 'AgentOutputError' } });
+    expect(mock.getRequests().length - before).toBe(2);
   });
 
   it("never lets an agent's allowed relax the installation's block", async () => {

@@ -22,10 +22,20 @@ export interface RunAgentOptions extends Omit<RunTaskOptions, 'system' | 'tools'
  */
 export async function runAgentTask(runtime: ForgeRuntime, options: RunAgentOptions): Promise<RunTaskResult> {
   const agents = await agentServiceOf(runtime);
-  const { parameterValuesFromText, renderAgentPrompt, agentOffersTool } = await import('../agents/index.js');
+  const { AgentParameterError, agentAnswerCheck, extractAgentParameters, parameterQuestion, parameterValuesFromText, renderAgentPrompt, agentOffersTool } = await import('../agents/index.js');
   const { pin, definition } = await agents.forRun(options.agent);
   if (options.model !== undefined && definition.model.slug !== undefined && !definition.model.allow_override) {
     throw new ConfigurationError('--model', `agent ${pin.slug} runs on ${definition.model.slug} and does not allow another model.`, 'Leave out --model, or set model.allow_override in the definition.');
+  }
+  // --param values first; what they leave open is read from the task where it says it plainly (no model call), and asked for otherwise.
+  const given = parameterValuesFromText(definition, options.params ?? {});
+  const open = definition.parameters.filter((parameter) => !Object.hasOwn(given, parameter.name));
+  let params = given;
+  if (open.length > 0) {
+    const extraction = await extractAgentParameters({ ...definition, parameters: open }, options.task);
+    const question = parameterQuestion({ ...definition, parameters: open }, extraction);
+    if (question !== undefined) throw new AgentParameterError(pin.slug, [question], extraction.missing);
+    params = { ...extraction.values, ...given };
   }
   const toolbox = new Set((await runtime.toolbox.promoted()).map((entry) => entry.name));
   const offered = runtime.registry
@@ -36,7 +46,7 @@ export async function runAgentTask(runtime: ForgeRuntime, options: RunAgentOptio
   const others = await agents.list();
   const system = renderAgentPrompt(definition, {
     context: options.context ?? 'background',
-    params: parameterValuesFromText(definition, options.params ?? {}),
+    params,
     tools: offered.map((tool) => ({ name: tool.name, description: tool.description })),
     skills: skills.map((entry) => ({ name: entry.record.name, description: entry.document?.description ?? '' })),
     agents: others.filter((other) => other.slug !== pin.slug).map((other) => ({ slug: other.slug, name: other.name, description: '' })),
@@ -49,5 +59,10 @@ export async function runAgentTask(runtime: ForgeRuntime, options: RunAgentOptio
     system,
     tools: offered.map((tool) => tool.name),
     agent: pin,
+    ...withAnswerCheck(agentAnswerCheck(definition)),
   });
+}
+
+function withAnswerCheck(check: RunTaskOptions['checkAnswer']): Pick<RunTaskOptions, 'checkAnswer'> {
+  return check === undefined ? {} : { checkAnswer: check };
 }

@@ -9,7 +9,7 @@ import { createRuntime, type ForgeRuntime, type RuntimeParts } from './create-ru
 import { runCredentials } from './run-credentials.js';
 import { saveRunPolicy, validRunRules } from './run-policy.js';
 import { resolveRuntimeModel } from './runtime-model.js';
-import { executeTaskLoop } from './task-loop.js';
+import { executeTaskLoop, type TaskLoopSpec } from './task-loop.js';
 import type { RunHandle } from '../runs/index.js';
 
 export type { ForgeRuntime } from './create-runtime.js';
@@ -58,6 +58,8 @@ export interface RunTaskOptions {
   readonly policyRules?: readonly unknown[];
   /** The agent definition version the run runs (`runAgentTask`): recorded with the run, its policy scope applied. */
   readonly agent?: AgentPin;
+  /** Checks the final answer (an agent's structured outputs): one retry, then the run fails with the answer attached. */
+  readonly checkAnswer?: TaskLoopSpec['checkAnswer'];
 }
 
 export interface RunTaskResult extends AgentRunResult {
@@ -126,6 +128,7 @@ export async function startTask(runtime: ForgeRuntime, options: RunTaskOptions):
         ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
         ...(options.approvals === undefined ? {} : { approvals: options.approvals }),
         ...(options.agent === undefined ? {} : { policyScopes: agentRunScopes(options.agent) }),
+        ...(options.checkAnswer === undefined ? {} : { checkAnswer: options.checkAnswer }),
       });
     },
   });

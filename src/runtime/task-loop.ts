@@ -24,6 +24,8 @@ export interface TaskLoopSpec {
   readonly resume?: LoopResume;
   /** Narrower policy scopes for the run's calls: its agent's (`agent:<slug>`). */
   readonly policyScopes?: readonly string[];
+  /** Checks the final answer against an agent's outputs (one retry, then the run fails with the answer attached). */
+  readonly checkAnswer?: AgentRunOptions['checkAnswer'];
 }
 
 /**
@@ -50,6 +52,7 @@ export async function executeTaskLoop(runtime: ForgeRuntime, run: ActiveRun, spe
     meter: run.meter,
     policy: runtime.policy,
     ...(spec.policyScopes === undefined ? {} : { policyScopes: spec.policyScopes }),
+    ...(spec.checkAnswer === undefined ? {} : { checkAnswer: spec.checkAnswer }),
     approvals: spec.approvals ?? runtime.approvals,
     toolContext: { fetch: runtime.fetch, utilityModel: createUtilityModel(spec.model, run.meter, run.emitter.emit) },
     callGuards: config.callGuards,
