@@ -53,7 +53,7 @@ describe('forge config and forge init', () => {
     const init = await runCli(['init', '--yes', '--model', 'openai:gpt-4.1-mini', '--search', 'searxng', '--searxng-url', 'http://127.0.0.1:8888', '--allow-hosts', '127.0.0.1:8888', '--json'], env, { cwd: project });
     expect(init.code).toBe(0);
     const homeFile = path.join(user, '.forge', 'forge.config.json');
-    expect(JSON.parse(init.stdout)).toEqual({ file: homeFile, set: ['model', 'search', 'searxng_url', 'allow_hosts'] });
+    expect(JSON.parse(init.stdout)).toEqual({ file: homeFile, set: ['model', 'search', 'searxng_url', 'allow_hosts'], agents: ['researcher', 'release-notes', 'toolsmith'] });
     expect(JSON.parse(await readFile(homeFile, 'utf8'))).toEqual({ version: 1, model: 'openai:gpt-4.1-mini', search: 'searxng', searxng_url: 'http://127.0.0.1:8888', allow_hosts: ['127.0.0.1:8888'] });
     expect((await stat(homeFile)).mode & 0o777).toBe(0o600);
 

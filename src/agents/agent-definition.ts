@@ -139,6 +139,10 @@ const agentDefinitionShape = z
       .default({})
       .meta({ title: 'MCP servers', description: 'Per MCP server name: the access of all its tools (mcp__<server>__*); an entry in tools for one of them is more specific and wins.' }),
     toolbox: z.boolean().default(false).meta({ title: 'Toolbox', description: 'Also offer every verified toolbox tool (synthesized tools, now and later) unless tools disables it.' }),
+    mode: z
+      .enum(['agent', 'converge'])
+      .default('agent')
+      .meta({ title: 'Mode', description: 'agent: the model calls tools until it answers; converge: one tool per turn, a plan, and request_tool to write missing tools through the verification gate (forge run --converge).' }),
     memory: z
       .object({
         history_limit: z.number().int().min(0).max(1000).default(20).meta({ title: 'History limit', description: 'How many earlier conversation messages a chat turn sees.' }),

@@ -8,6 +8,7 @@ import { parseAgentReference } from './agent-reference.js';
 import { agentPolicyRules, agentPolicyScope } from './agent-tool-access.js';
 import { exportAgentYaml, importAgentYaml } from './agent-yaml.js';
 import { findSecretLikeValues, redactSecretLikeValues } from './secret-like-values.js';
+import { STARTER_AGENTS } from './starter-agents.js';
 
 export interface AgentServiceParts {
   readonly store: AgentStore;
@@ -71,6 +72,17 @@ export class AgentService {
     if (saved === undefined) throw new AgentDefinitionError([{ path: '(definition)', message: `was changed by someone else while this edit was made (it is past version ${agent.latestVersion})` }], 'Show the agent again and make the change on its latest version.');
     await this.savePolicy(definition, saved.version.version, by);
     return { ...saved, definition, changes };
+  }
+
+  /** Installs the starter agents (`forge init`) that are not there yet; an agent of the same slug is left as it is. Returns the slugs installed. */
+  async installStarters(by: AgentAuthor): Promise<string[]> {
+    const installed: string[] = [];
+    for (const starter of STARTER_AGENTS) {
+      if ((await this.parts.store.get(starter.slug)) !== undefined) continue;
+      await this.create(starter, { ...by, message: by.message ?? 'starter agent (forge init)' });
+      installed.push(starter.slug);
+    }
+    return installed;
   }
 
   /** Imports a YAML file: a new agent, or the next version of the agent its slug names. */

@@ -35,3 +35,4 @@ export { extractAgentParameters, parameterQuestion, type AgentParameterExtractio
 export { AgentOutputError } from './agent-output-error.js';
 export { MAX_OUTPUT_ERRORS, outputRetryMessage, validateAgentOutput, type AgentOutputValidation } from './agent-output-validation.js';
 export { agentAnswerCheck } from './agent-answer-check.js';
+export { STARTER_AGENTS } from './starter-agents.js';

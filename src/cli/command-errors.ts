@@ -9,6 +9,9 @@ import { printError, printJson } from './terminal-output.js';
 /** `waiting` (4): the run paused for an approval and is stored, waiting; answer it with `forge approvals`. */
 export const EXIT = { ok: 0, failed: 1, usage: 2, refused: 3, waiting: 4, cancelled: 130 } as const;
 
+/** What the person typed or wrote was wrong (by name, so the modules that throw them load only on use): exit 2. */
+const USAGE_ERRORS = new Set(['AgentParameterError', 'AgentDefinitionError', 'AgentSecretValueError', 'AgentTemplateError', 'PolicyInvalidError']);
+
 /** An error as the terminal shows it: `forge: <message>` and, when there is one, an indented hint. */
 export function errorLines(info: ErrorInfo): string {
   return `forge: ${info.message}\n${info.hint === undefined ? '' : `  hint: ${info.hint}\n`}`;
@@ -37,7 +40,7 @@ export function reportError(error: unknown, json: boolean): number {
     printError(errorLines(info));
   }
   if (process.env['FORGE_DEBUG'] === '1' && error instanceof Error && error.stack !== undefined) printError(`${error.stack}\n`);
-  const usage = error instanceof ConfigurationError || error instanceof ModelNotConfiguredError || error instanceof UnknownToolsError;
+  const usage = error instanceof ConfigurationError || error instanceof ModelNotConfiguredError || error instanceof UnknownToolsError || USAGE_ERRORS.has(info.name);
   return ForgeError.isInstance(error) && usage ? EXIT.usage : EXIT.failed;
 }
 

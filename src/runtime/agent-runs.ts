@@ -58,6 +58,7 @@ export async function runAgentTask(runtime: ForgeRuntime, options: RunAgentOptio
     ...(model === undefined ? {} : { model }),
     system,
     tools: offered.map((tool) => tool.name),
+    ...(definition.mode === 'converge' ? { converge: true } : {}),
     agent: pin,
     ...withAnswerCheck(agentAnswerCheck(definition)),
   });

@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import { reportError } from '../command-errors.js';
-import { printJson, printOut } from '../terminal-output.js';
+import { cliRedactor, printJson, printOut } from '../terminal-output.js';
 
 interface InitOptions {
   model?: string;
@@ -10,6 +10,8 @@ interface InitOptions {
   allowHosts?: string;
   project?: boolean;
   yes?: boolean;
+  /** `--no-agents`: false. */
+  agents?: boolean;
   json?: boolean;
 }
 
@@ -46,6 +48,7 @@ export function registerInitCommand(program: Command): void {
     .option('--allow-hosts <host:port,…>', 'private hosts the SSRF guard lets through (allow_hosts / FORGE_ALLOW_HOSTS)')
     .option('--project', 'write ./forge.config.json instead of the home\'s file')
     .option('-y, --yes', 'ask nothing: write what the flags say (the default when stdin is not a terminal)')
+    .option('--no-agents', 'do not install the starter agents (researcher, release-notes, toolsmith)')
     .option('--json', 'print the file written and the keys set')
     .addHelpText(
       'after',
@@ -60,10 +63,26 @@ readable by you only. Then check everything with forge doctor.`,
         const values = QUESTIONS.flatMap(([option, key]) => (answers[option] === undefined || answers[option] === '' ? [] : [[key, answers[option]] as const]));
         const { setSettings } = await import('../../config/index.js');
         const file = setSettings(process.env, process.cwd(), options.project === true ? 'project' : 'home', values);
-        if (json) printJson({ file, set: values.map(([key]) => key) });
-        else printOut(`Wrote ${file} (${values.map(([key]) => key).join(', ') || 'no settings'}).\nNext: forge doctor checks the model, the search and the rest end to end.\n`);
+        const agents = options.agents === false ? [] : await installStarterAgents();
+        if (json) printJson({ file, set: values.map(([key]) => key), agents });
+        else {
+          printOut(`Wrote ${file} (${values.map(([key]) => key).join(', ') || 'no settings'}).\n`);
+          if (agents.length > 0) printOut(`Installed the starter agents ${agents.join(', ')} (see \`forge agent list\`; run one with \`forge run --agent researcher --param topic=…\`).\n`);
+          printOut('Next: forge doctor checks the model, the search and the rest end to end.\n');
+        }
       } catch (error) {
         process.exitCode = reportError(error, json);
       }
     });
+}
+
+/** The starter agents not installed yet, into the store the new settings point at. */
+async function installStarterAgents(): Promise<string[]> {
+  const { agentServiceOf, openRuntime } = await import('../../runtime/index.js');
+  const runtime = await openRuntime(process.env, process.cwd(), { redactor: cliRedactor });
+  try {
+    return await (await agentServiceOf(runtime)).installStarters({ author: 'forge init', userId: null });
+  } finally {
+    await runtime.close();
+  }
 }

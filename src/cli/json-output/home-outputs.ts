@@ -19,7 +19,7 @@ export const configListOutputSchema = z.object({ home: homeOutputSchema, project
 export const configGetOutputSchema = settingSchema;
 export const configSetOutputSchema = z.object({ key: z.string(), value: z.string().nullable(), file: z.string() }).strict();
 export const configUnsetOutputSchema = z.object({ key: z.string(), file: z.string() }).strict();
-export const initOutputSchema = z.object({ file: z.string(), set: z.array(z.string()) }).strict();
+export const initOutputSchema = z.object({ file: z.string(), set: z.array(z.string()), agents: z.array(z.string()).describe('The starter agents installed (none with --no-agents, or when they were there already).') }).strict();
 
 export const doctorOutputSchema = z
   .object({
