@@ -37,7 +37,7 @@ export class AgentSecretValueError extends ForgeError {
     super({
       name: 'AgentSecretValueError',
       message: `The agent file holds values that look like credentials, so it was refused: ${issues.map(describeIssue).join('; ')}`,
-      hint: 'Agent definitions never carry secrets: remove the value and keep keys in the environment or with `forge keys`.',
+      hint: 'Agent definitions never carry secrets: remove the value and keep keys in the environment or with `forge config set <vendor>_api_key`.',
     });
     this.issues = issues;
   }
