@@ -23,6 +23,12 @@ export interface ModelTurn {
   readonly finishReason: string;
 }
 
+/** How a model samples: an agent definition's temperature and reply length. */
+export interface ModelSettings {
+  readonly temperature?: number;
+  readonly maxOutputTokens?: number;
+}
+
 /** The tool list as the provider spec takes it, built once per run. */
 export function providerToolsFrom(specifications: readonly ToolSpecification[]): LanguageModelV3FunctionTool[] {
   return specifications.map((specification) => ({
@@ -105,6 +111,8 @@ export async function streamModelTurn(options: {
   toolChoice?: LanguageModelV3ToolChoice;
   /** Asks the provider for at most one tool call per response (vendors' parallel-call switches). */
   singleToolCall?: true;
+  /** Sampling settings (an agent definition's); each absent one is the model's default. */
+  settings?: ModelSettings;
   /** Called with each piece of text as it arrives, before the call has finished. */
   onTextDelta?: (delta: string) => void;
 }): Promise<ModelTurn> {
@@ -121,6 +129,8 @@ export async function streamModelTurn(options: {
           prompt: [{ role: 'system', content: options.system }, ...options.messages],
           tools: [...options.tools],
           toolChoice: options.toolChoice ?? { type: 'auto' },
+          ...(options.settings?.temperature === undefined ? {} : { temperature: options.settings.temperature }),
+          ...(options.settings?.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.settings.maxOutputTokens }),
           ...(options.singleToolCall === true ? { providerOptions: singleToolCallOptions } : {}),
           abortSignal: options.signal,
         }),

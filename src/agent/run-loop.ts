@@ -20,7 +20,7 @@ import { ModelInputHasher, type CostMeter, type ResolvedModel } from '../llm/ind
 import { CallGuards, dispatchToolCall, recordedOutcome, type CallGuardSettings, type DispatchOutcome, type ToolRegistry, type ToolSet } from '../tools/index.js';
 import { finishRun, type RunSummary } from './finish-run.js';
 import type { LoopContext, LoopRules, TurnReport } from './loop-rules.js';
-import { providerToolsFrom, streamMeteredModelTurn, type LoopMessage, type ModelToolCall } from './model-turn.js';
+import { providerToolsFrom, streamMeteredModelTurn, type LoopMessage, type ModelSettings, type ModelToolCall } from './model-turn.js';
 import { buildSystemPrompt } from './system-prompt.js';
 
 /** One tool call as reported in `--json` output and the API. */
@@ -59,6 +59,8 @@ export interface LoopOptions {
    * the run's answer) when the retried answer is wrong too.
    */
   readonly checkAnswer?: (answer: string) => { readonly retryMessage: string; readonly error: Error } | undefined;
+  /** Sampling settings for every model turn (an agent definition's temperature and max tokens). */
+  readonly modelSettings?: ModelSettings;
   /** Policy scopes narrower than the installation that apply to the run's calls (`agent:<slug>`); the run's own always does. */
   readonly policyScopes?: readonly string[];
   readonly approvals: ApprovalGate;
@@ -315,6 +317,7 @@ export async function runLoop(options: LoopOptions, makeRules: (context: LoopCon
         tools: providerToolsFrom(context.tools.specifications()),
         toolChoice: rules.toolChoice,
         ...(rules.oneCallPerTurn ? { singleToolCall: true as const } : {}),
+        ...(options.modelSettings === undefined ? {} : { settings: options.modelSettings }),
         signal,
         maxRetries: options.maxRetries ?? 2,
         emitter,

@@ -27,6 +27,7 @@ const definition = (prompt: string, tools: Record<string, string>) => ({
   version: 1,
   name: 'Bookkeeper',
   slug: 'bookkeeper',
+  model: { temperature: 0.3, max_tokens: 500 },
   tools,
   parameters: [
     { name: 'account', type: 'text', required: true, description: 'The account to look at.' },
@@ -85,6 +86,9 @@ describe('runAgentTask', () => {
     const body = JSON.stringify(request.body);
     expect(body).toContain('Look at ACME-7 (quick, at most 9). [ledger_read]');
     expect(body).not.toContain('v1 prompt');
+    // The version's sampling settings reach the model.
+    expect(request.body).toMatchObject({ temperature: 0.3 });
+    expect(body).toMatch(/"max_(completion_)?tokens":500/);
     const offered = ((request.body as { tools?: Array<{ function: { name: string } }> }).tools ?? []).map((tool) => tool.function.name);
     expect(offered).toEqual(['ledger_read']);
     const events = await runtime.store.events.list(result.run_id);

@@ -1,5 +1,6 @@
 import { ConfigurationError } from '../core/index.js';
 import type { AgentContext } from '../agents/index.js';
+import { agentLoopSettings } from './agent-loop-settings.js';
 import { agentServiceOf } from './agent-service-of.js';
 import { runTask, type RunTaskOptions, type RunTaskResult } from './forge-runtime.js';
 import type { ForgeRuntime } from './create-runtime.js';
@@ -22,7 +23,7 @@ export interface RunAgentOptions extends Omit<RunTaskOptions, 'system' | 'tools'
  */
 export async function runAgentTask(runtime: ForgeRuntime, options: RunAgentOptions): Promise<RunTaskResult> {
   const agents = await agentServiceOf(runtime);
-  const { AgentParameterError, agentAnswerCheck, extractAgentParameters, parameterQuestion, parameterValuesFromText, renderAgentPrompt, agentOffersTool } = await import('../agents/index.js');
+  const { AgentParameterError, extractAgentParameters, parameterQuestion, parameterValuesFromText, renderAgentPrompt, agentOffersTool } = await import('../agents/index.js');
   const { pin, definition } = await agents.forRun(options.agent);
   if (options.model !== undefined && definition.model.slug !== undefined && !definition.model.allow_override) {
     throw new ConfigurationError('--model', `agent ${pin.slug} runs on ${definition.model.slug} and does not allow another model.`, 'Leave out --model, or set model.allow_override in the definition.');
@@ -59,11 +60,6 @@ export async function runAgentTask(runtime: ForgeRuntime, options: RunAgentOptio
     system,
     tools: offered.map((tool) => tool.name),
     ...(definition.mode === 'converge' ? { converge: true } : {}),
-    agent: pin,
-    ...withAnswerCheck(agentAnswerCheck(definition)),
+    agent: await agentLoopSettings(pin, definition),
   });
-}
-
-function withAnswerCheck(check: RunTaskOptions['checkAnswer']): Pick<RunTaskOptions, 'checkAnswer'> {
-  return check === undefined ? {} : { checkAnswer: check };
 }

@@ -1,6 +1,5 @@
 import { DEFAULT_MEMORY_BOUNDS, boundHistory, type AgentRunResult } from '../agent/index.js';
-import { NotFoundError, type AgentPin, type AnyEventBody, type ApprovalGate, type Store } from '../core/index.js';
-import { agentRunScopes } from '../policy/index.js';
+import { NotFoundError, type AnyEventBody, type ApprovalGate, type Store } from '../core/index.js';
 import type { ResolvedModel } from '../llm/index.js';
 import type { ConvergeRunResult } from '../synthesis/converge/index.js';
 import { loadConfig, type Environment } from './config.js';
@@ -9,7 +8,8 @@ import { createRuntime, type ForgeRuntime, type RuntimeParts } from './create-ru
 import { runCredentials } from './run-credentials.js';
 import { saveRunPolicy, validRunRules } from './run-policy.js';
 import { resolveRuntimeModel } from './runtime-model.js';
-import { executeTaskLoop, type TaskLoopSpec } from './task-loop.js';
+import { executeTaskLoop } from './task-loop.js';
+import type { AgentLoopSettings } from './agent-loop-settings.js';
 import type { RunHandle } from '../runs/index.js';
 
 export type { ForgeRuntime } from './create-runtime.js';
@@ -56,10 +56,8 @@ export interface RunTaskOptions {
    * scope before its first call: they only tighten what the installation decided, and survive a resume.
    */
   readonly policyRules?: readonly unknown[];
-  /** The agent definition version the run runs (`runAgentTask`): recorded with the run, its policy scope applied. */
-  readonly agent?: AgentPin;
-  /** Checks the final answer (an agent's structured outputs): one retry, then the run fails with the answer attached. */
-  readonly checkAnswer?: TaskLoopSpec['checkAnswer'];
+  /** The agent definition version the run runs (`runAgentTask`): recorded with the run, its scopes, answer check and model settings applied. */
+  readonly agent?: AgentLoopSettings;
 }
 
 export interface RunTaskResult extends AgentRunResult {
@@ -110,7 +108,7 @@ export async function startTask(runtime: ForgeRuntime, options: RunTaskOptions):
     model: model.slug,
     conversationId: conversation.id,
     userId: options.userId ?? null,
-    ...(options.agent === undefined ? {} : { agent: options.agent }),
+    ...(options.agent === undefined ? {} : { agent: options.agent.pin }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     execute: async (run): Promise<AgentRunResult | ConvergeRunResult> => {
       await saveRunPolicy(runtime, run.runId, policyRules, options.userId);
@@ -127,8 +125,7 @@ export async function startTask(runtime: ForgeRuntime, options: RunTaskOptions):
         ...(options.maxIterations === undefined ? {} : { maxIterations: options.maxIterations }),
         ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
         ...(options.approvals === undefined ? {} : { approvals: options.approvals }),
-        ...(options.agent === undefined ? {} : { policyScopes: agentRunScopes(options.agent) }),
-        ...(options.checkAnswer === undefined ? {} : { checkAnswer: options.checkAnswer }),
+        ...(options.agent === undefined ? {} : { agent: options.agent }),
       });
     },
   });

@@ -1,6 +1,5 @@
-import { UnknownToolsError, parseRunState, type AgentPin, type ApprovalGate, type RunState } from '../core/index.js';
+import { UnknownToolsError, parseRunState, type ApprovalGate, type RunState } from '../core/index.js';
 import type { ResolvedModel } from '../llm/index.js';
-import { agentRunScopes } from '../policy/index.js';
 import { RunNotResumableError } from '../runs/index.js';
 import { storedApprovals } from './stored-approvals.js';
 import type { AgentRunResult } from '../agent/index.js';
@@ -8,8 +7,8 @@ import type { RunHandle } from '../runs/index.js';
 import type { ConvergeRunResult } from '../synthesis/converge/index.js';
 import type { ForgeRuntime, RunTaskResult } from './forge-runtime.js';
 import { resolveRuntimeModel } from './runtime-model.js';
-import { executeTaskLoop, type TaskLoopSpec } from './task-loop.js';
-import { agentServiceOf } from './agent-service-of.js';
+import { executeTaskLoop } from './task-loop.js';
+import { agentLoopSettingsFor } from './agent-loop-settings.js';
 
 export interface ResumeTaskOptions {
   readonly signal?: AbortSignal;
@@ -36,9 +35,8 @@ export async function resumeTask(runtime: ForgeRuntime, reference: string, optio
 export async function beginResume(runtime: ForgeRuntime, reference: string, options: ResumeTaskOptions = {}): Promise<{ handle: RunHandle<AgentRunResult | ConvergeRunResult>; conversationId: () => string }> {
   const run = await runtime.runs.get(reference);
   const runId = run.id;
-  // A run of an agent goes on under its agent's policy scope, as it started.
-  const policyScopes = run.agent === null ? undefined : agentRunScopes(run.agent);
-  const checkAnswer = run.agent === null ? undefined : await agentAnswerCheckFor(runtime, run.agent);
+  // A run of an agent goes on as its version says, as it started: scopes, answer check, model settings.
+  const agent = run.agent === null ? undefined : await agentLoopSettingsFor(runtime, run.agent);
   // A run that paused for an answer takes it from the store; otherwise approvals go to the runtime's gate.
   const paused = run.status === 'waiting';
   const approvals = options.approvals ?? (paused ? storedApprovals(runtime) : undefined);
@@ -73,8 +71,7 @@ export async function beginResume(runtime: ForgeRuntime, reference: string, opti
         maxIterations: state.max_iterations,
         ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
         ...(approvals === undefined ? {} : { approvals }),
-        ...(policyScopes === undefined ? {} : { policyScopes }),
-        ...(checkAnswer === undefined ? {} : { checkAnswer }),
+        ...(agent === undefined ? {} : { agent }),
         resume: run.resume,
       });
     },
@@ -82,9 +79,3 @@ export async function beginResume(runtime: ForgeRuntime, reference: string, opti
   return { handle, conversationId: () => conversationId };
 }
 
-/** A resumed agent run checks its answer as it would have: the pinned version's outputs. */
-async function agentAnswerCheckFor(runtime: ForgeRuntime, pin: AgentPin): Promise<TaskLoopSpec['checkAnswer']> {
-  const { agentAnswerCheck } = await import('../agents/index.js');
-  const { definition } = await (await agentServiceOf(runtime)).forRun(`${pin.slug}@${pin.version}`);
-  return agentAnswerCheck(definition);
-}

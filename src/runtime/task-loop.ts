@@ -7,6 +7,7 @@ import { runConverge, type ConvergeRunResult } from '../synthesis/converge/index
 import { toStoredMessage } from './conversation-messages.js';
 import type { ForgeRuntime } from './forge-runtime.js';
 import { resolveRuntimeModel } from './runtime-model.js';
+import type { AgentLoopSettings } from './agent-loop-settings.js';
 
 /** What a task's loop needs besides its run: the same whether it starts or resumes. */
 export interface TaskLoopSpec {
@@ -22,10 +23,8 @@ export interface TaskLoopSpec {
   readonly maxRetries?: number;
   readonly approvals?: ApprovalGate;
   readonly resume?: LoopResume;
-  /** Narrower policy scopes for the run's calls: its agent's (`agent:<slug>`). */
-  readonly policyScopes?: readonly string[];
-  /** Checks the final answer against an agent's outputs (one retry, then the run fails with the answer attached). */
-  readonly checkAnswer?: AgentRunOptions['checkAnswer'];
+  /** The agent version the run runs: its policy scopes, answer check and model settings. */
+  readonly agent?: AgentLoopSettings;
 }
 
 /**
@@ -51,8 +50,9 @@ export async function executeTaskLoop(runtime: ForgeRuntime, run: ActiveRun, spe
     emitter: run.emitter,
     meter: run.meter,
     policy: runtime.policy,
-    ...(spec.policyScopes === undefined ? {} : { policyScopes: spec.policyScopes }),
-    ...(spec.checkAnswer === undefined ? {} : { checkAnswer: spec.checkAnswer }),
+    ...(spec.agent === undefined ? {} : { policyScopes: spec.agent.policyScopes }),
+    ...(spec.agent?.checkAnswer === undefined ? {} : { checkAnswer: spec.agent.checkAnswer }),
+    ...(spec.agent?.modelSettings === undefined ? {} : { modelSettings: spec.agent.modelSettings }),
     approvals: spec.approvals ?? runtime.approvals,
     toolContext: { fetch: runtime.fetch, utilityModel: createUtilityModel(spec.model, run.meter, run.emitter.emit) },
     callGuards: config.callGuards,
