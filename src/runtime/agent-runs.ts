@@ -60,6 +60,7 @@ export async function runAgentTask(runtime: ForgeRuntime, options: RunAgentOptio
     system,
     tools: offered.map((tool) => tool.name),
     ...(definition.mode === 'converge' ? { converge: true } : {}),
+    historyMessages: definition.memory.history_limit,
     agent: await agentLoopSettings(pin, definition),
   });
 }

@@ -56,6 +56,8 @@ export interface RunTaskOptions {
    * scope before its first call: they only tighten what the installation decided, and survive a resume.
    */
   readonly policyRules?: readonly unknown[];
+  /** How many earlier messages of the conversation are sent again (an agent's memory.history_limit); default FORGE_HISTORY_MESSAGES. */
+  readonly historyMessages?: number;
   /** The agent definition version the run runs (`runAgentTask`): recorded with the run, its scopes, answer check and model settings applied. */
   readonly agent?: AgentLoopSettings;
 }
@@ -97,7 +99,7 @@ export async function startTask(runtime: ForgeRuntime, options: RunTaskOptions):
       ? await store.conversations.create({ title: runtime.redactor.redactText(options.task).slice(0, 80), userId: options.userId ?? null })
       : await requireConversation(store, options.conversationId);
   const bounds = {
-    maxMessages: config.historyMessages ?? DEFAULT_MEMORY_BOUNDS.maxMessages,
+    maxMessages: options.historyMessages ?? config.historyMessages ?? DEFAULT_MEMORY_BOUNDS.maxMessages,
     maxTokens: config.historyTokens ?? DEFAULT_MEMORY_BOUNDS.maxTokens,
   };
   const history = boundHistory((await store.conversations.listMessages(conversation.id, { lastN: bounds.maxMessages })).map(toLoopMessage), bounds);
