@@ -258,6 +258,20 @@ describe('the HTTP API with accounts', () => {
       await settled(runId);
       return { grant_id: answered.grant!.id };
     };
+    // Agents are the installation's: anyone signed in reads and runs them, only an admin changes them.
+    const agentDefinition = (slug: string, prompt = 'You answer.') => ({ version: 1 as const, name: 'Matrix agent', slug, system_prompt: prompt });
+    await ada.createAgent(agentDefinition('matrix-agent'));
+    const freshAgent = async () => {
+      const slug = `matrix-${Math.random().toString(36).slice(2, 8)}`;
+      await ada.createAgent(agentDefinition(slug));
+      return { slug };
+    };
+    // An agent at version 1 whatever an earlier caller saved, so each caller's edit is a real change.
+    const agentToEdit = async () => {
+      if ((await ada.listAgents()).some((agent) => agent.slug === 'matrix-edit')) await ada.removeAgent('matrix-edit');
+      await ada.createAgent(agentDefinition('matrix-edit'));
+      return { slug: 'matrix-edit' };
+    };
     const run = async () => ({ run_id: finishedRun.run_id });
     const waiting = async () => ({ run_id: await waitingRun(), call_id: 'ledger_1' });
     const rows: Record<string, MatrixRow> = {
@@ -287,6 +301,16 @@ describe('the HTTP API with accounts', () => {
       'POST /policy/defaults': { params: async () => ({}), body: { risk: 'low', decision: 'allow' }, touches: 'installation' },
       'POST /policy/replace': { params: async () => ({}), body: { document: { version: 1, rules: [] } }, touches: 'installation' },
       'POST /policy/rollback': { params: async () => ({}), body: { version: 1 }, touches: 'installation' },
+      'GET /agents': { params: async () => ({}), touches: 'self' },
+      'POST /agents': { params: async () => ({}), body: agentDefinition('matrix-created'), touches: 'installation' },
+      'GET /agents/:agent': { params: async () => ({ agent: 'matrix-agent@1' }), touches: 'self' },
+      'GET /agents/:agent/export': { params: async () => ({ agent: 'matrix-agent' }), touches: 'self' },
+      'GET /agents/:slug/versions': { params: async () => ({ slug: 'matrix-agent' }), touches: 'self' },
+      'GET /agents/:slug/diff': { params: async () => ({ slug: 'matrix-agent' }), touches: 'self' },
+      'POST /agents/:slug/versions': { params: agentToEdit, body: { definition: agentDefinition('matrix-edit', 'You answer briefly.'), message: 'matrix' }, touches: 'installation' },
+      'POST /agents/:slug/rollback': { params: async () => ({ slug: 'matrix-agent' }), body: { version: 1 }, touches: 'installation' },
+      'POST /agents/:slug/remove': { params: freshAgent, touches: 'installation' },
+      'POST /agents/:agent/runs': { params: async () => ({ agent: 'matrix-agent' }), body: { task: 'matrix run', model: MODEL }, touches: 'creates' },
       'POST /auth/login': { params: async () => ({}), body: { email: 'bob@example.com', password: PASSWORD }, touches: 'self' },
       'POST /auth/refresh': { params: async () => ({}), body: { refresh_token: 'nosuchsession.secret' }, touches: 'self' },
       'POST /auth/signup': { params: async () => ({}), body: { email: 'mallory@example.com', password: PASSWORD }, touches: 'self' },

@@ -45,6 +45,9 @@ import {
 } from '../server/api/marketplace-schemas.js';
 import { savedSkillSchema, skillDetailSchema, skillListSchema, skillReplaySchema } from '../server/api/skill-schemas.js';
 import { providerKeyListSchema } from '../server/api/provider-key-routes.js';
+import { agentDetailSchema, agentDiffSchema, agentListSchema, agentVersionsSchema } from '../agents/agent-views.js';
+import type { AgentDefinitionInput } from '../agents/index.js';
+import { agentEditedSchema, agentRemovedSchema, type AgentRunRequest, type AgentYamlRequest } from '../server/api/agent-schemas.js';
 import type { z } from 'zod';
 
 /** An API error as the server sent it (`{"error": {name, message, hint}}`), with its HTTP status. */
@@ -194,18 +197,18 @@ export class ForgeClient {
   }
 
   private async call<T>(method: 'GET' | 'POST', path: string, schema: z.ZodType<T>, body?: unknown): Promise<T> {
+    return schema.parse(await (await this.send(method, path, body)).json());
+  }
+
+  /** The response to a request that succeeded; an error answer is thrown as the `ForgeApiError` it describes. */
+  private async send(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Response> {
     const response = await this.fetch(`${this.options.baseUrl}${path}`, {
       method,
       headers: this.headers(body === undefined ? {} : { 'content-type': 'application/json' }),
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
-    const json = (await response.json()) as unknown;
-    if (!response.ok) {
-      const parsed = errorBodySchema.safeParse(json);
-      if (!parsed.success) throw new ForgeApiError(response.status, 'UnexpectedResponse', `HTTP ${response.status} without an error body`, undefined);
-      throw new ForgeApiError(response.status, parsed.data.error.name, parsed.data.error.message, parsed.data.error.hint);
-    }
-    return schema.parse(json);
+    if (!response.ok) throw await apiErrorOf(response);
+    return response;
   }
 
   startRun(request: StartRunRequest): Promise<StartedRun> {
@@ -282,6 +285,53 @@ export class ForgeClient {
     return this.call('POST', '/api/v1/policy/rules', policyChangeSchema, { rule, ...options });
   }
 
+  async listAgents(): Promise<z.infer<typeof agentListSchema>['agents']> {
+    return (await this.call('GET', '/api/v1/agents', agentListSchema)).agents;
+  }
+
+  /** `slug` (its active version) or `slug@version`. */
+  getAgent(agent: string): Promise<z.infer<typeof agentDetailSchema>> {
+    return this.call('GET', `/api/v1/agents/${encodeURIComponent(agent)}`, agentDetailSchema);
+  }
+
+  /** Creates an agent from its definition (as JSON, or `{yaml}`): version 1, active (admin). */
+  createAgent(definition: AgentDefinitionInput | AgentYamlRequest): Promise<z.infer<typeof agentDetailSchema>> {
+    return this.call('POST', '/api/v1/agents', agentDetailSchema, definition);
+  }
+
+  /** Saves the whole changed definition as the agent's next version, which becomes the active one (admin). */
+  editAgent(slug: string, request: { definition: AgentDefinitionInput; message?: string } | AgentYamlRequest): Promise<z.infer<typeof agentEditedSchema>> {
+    return this.call('POST', `/api/v1/agents/${encodeURIComponent(slug)}/versions`, agentEditedSchema, request);
+  }
+
+  /** Makes `version` the active one (admin). */
+  rollbackAgent(slug: string, version: number): Promise<z.infer<typeof agentDetailSchema>> {
+    return this.call('POST', `/api/v1/agents/${encodeURIComponent(slug)}/rollback`, agentDetailSchema, { version });
+  }
+
+  /** Removes the agent and its versions (admin). */
+  async removeAgent(slug: string): Promise<string> {
+    return (await this.call('POST', `/api/v1/agents/${encodeURIComponent(slug)}/remove`, agentRemovedSchema, {})).removed;
+  }
+
+  agentVersions(slug: string): Promise<z.infer<typeof agentVersionsSchema>> {
+    return this.call('GET', `/api/v1/agents/${encodeURIComponent(slug)}/versions`, agentVersionsSchema);
+  }
+
+  diffAgent(slug: string, from: number, to: number): Promise<z.infer<typeof agentDiffSchema>> {
+    return this.call('GET', `/api/v1/agents/${encodeURIComponent(slug)}/diff?from=${from}&to=${to}`, agentDiffSchema);
+  }
+
+  /** The definition as YAML, as `forge agent import` and `createAgent({yaml})` read it. */
+  async exportAgent(agent: string): Promise<string> {
+    return (await this.send('GET', `/api/v1/agents/${encodeURIComponent(agent)}/export`)).text();
+  }
+
+  /** Runs an agent (`slug` or `slug@version`); its events stream from `events_url` (see `readEvents`). */
+  runAgent(agent: string, request: AgentRunRequest): Promise<StartedRun> {
+    return this.call('POST', `/api/v1/agents/${encodeURIComponent(agent)}/runs`, startedRunSchema, request);
+  }
+
   /**
    * Reads a run's events (Server-Sent Events) after `afterSeq` (-1: from the start), calling `onEvent`
    * for each, until the stream ends, the server shuts down, or `signal` aborts. Each event is validated.
@@ -292,10 +342,7 @@ export class ForgeClient {
       headers: this.headers(afterSeq < 0 ? {} : { 'last-event-id': String(afterSeq) }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
-    if (!response.ok || response.body === null) {
-      const parsed = errorBodySchema.safeParse(await response.json().catch(() => undefined));
-      throw new ForgeApiError(response.status, parsed.success ? parsed.data.error.name : 'UnexpectedResponse', parsed.success ? parsed.data.error.message : `HTTP ${response.status}`, parsed.success ? parsed.data.error.hint : undefined);
-    }
+    if (!response.ok || response.body === null) throw await apiErrorOf(response);
     const events: ForgeEvent[] = [];
     let lastSeq = afterSeq;
     let ended: RunEventRead['ended'] = 'end';
@@ -329,4 +376,11 @@ export class ForgeClient {
     }
     return { events, ended, lastSeq };
   }
+}
+
+/** The error an answer that failed describes (`{"error": {name, message, hint}}`), or an `UnexpectedResponse` when it has no such body. */
+async function apiErrorOf(response: Response): Promise<ForgeApiError> {
+  const parsed = errorBodySchema.safeParse(await response.json().catch(() => undefined));
+  if (!parsed.success) return new ForgeApiError(response.status, 'UnexpectedResponse', `HTTP ${response.status} without an error body`, undefined);
+  return new ForgeApiError(response.status, parsed.data.error.name, parsed.data.error.message, parsed.data.error.hint);
 }

@@ -2,7 +2,7 @@ import { ConfigurationError } from '../core/index.js';
 import type { AgentContext } from '../agents/index.js';
 import { agentLoopSettings } from './agent-loop-settings.js';
 import { agentServiceOf } from './agent-service-of.js';
-import { runTask, type RunTaskOptions, type RunTaskResult } from './forge-runtime.js';
+import { startTask, type RunTaskOptions, type RunTaskResult } from './forge-runtime.js';
 import type { ForgeRuntime } from './create-runtime.js';
 
 export interface RunAgentOptions extends Omit<RunTaskOptions, 'system' | 'tools' | 'converge' | 'agent'> {
@@ -15,13 +15,23 @@ export interface RunAgentOptions extends Omit<RunTaskOptions, 'system' | 'tools'
 }
 
 /**
- * Runs an agent definition on a task: pins the run to the version it runs (recorded with the run),
- * checks its parameters (a required one without a value is an `AgentParameterError` naming what to
- * give, before anything runs), renders its prompt in the template sandbox, offers the model only the
- * tools the definition gives access to, and applies its tool access as the run's `agent:<slug>` policy
- * scope, so a disabled tool is refused at dispatch too and nothing relaxes the installation's blocks.
+ * Runs an agent definition on a task and awaits it (see `startAgentTask`): the CLI's `forge run --agent`.
  */
 export async function runAgentTask(runtime: ForgeRuntime, options: RunAgentOptions): Promise<RunTaskResult> {
+  const { handle, conversationId } = await startAgentTask(runtime, options);
+  return { ...(await handle.result), conversation_id: conversationId, log_file: handle.logFile };
+}
+
+/**
+ * Starts an agent definition on a task and returns the running run's handle at once (a server answers
+ * with its id): pins the run to the version it runs (recorded with the run), checks its parameters (a
+ * required one without a value is an `AgentParameterError` naming what to give), renders its prompt in
+ * the template sandbox, offers the model only the tools the definition gives access to, and applies its
+ * tool access as the run's `agent:<slug>` policy scope, so a disabled tool is refused at dispatch too
+ * and nothing relaxes the installation's blocks. What it refuses (no such agent or version, a parameter,
+ * another model than the agent allows) is refused before a run or conversation exists.
+ */
+export async function startAgentTask(runtime: ForgeRuntime, options: RunAgentOptions): ReturnType<typeof startTask> {
   const agents = await agentServiceOf(runtime);
   const { AgentParameterError, extractAgentParameters, parameterQuestion, parameterValuesFromText, renderAgentPrompt, agentOffersTool } = await import('../agents/index.js');
   const { pin, definition } = await agents.forRun(options.agent);
@@ -54,7 +64,7 @@ export async function runAgentTask(runtime: ForgeRuntime, options: RunAgentOptio
     now: new Date(),
   });
   const model = options.model ?? definition.model.slug;
-  return runTask(runtime, {
+  return startTask(runtime, {
     ...options,
     ...(model === undefined ? {} : { model }),
     system,

@@ -13,4 +13,4 @@ export { ApprovalAnswerError, answerApproval, cancelWaitingRun, expireWaitingRun
 export { runDoctor, type DoctorCheck, type DoctorCheckName, type DoctorParts } from './doctor.js';
 export { rotateSecretKey, secretKeyStatus, type SecretKeyRotation, type SecretKeyStatus } from './secret-key-rotation.js';
 export { agentServiceOf } from './agent-service-of.js';
-export { runAgentTask, type RunAgentOptions } from './agent-runs.js';
+export { runAgentTask, startAgentTask, type RunAgentOptions } from './agent-runs.js';

@@ -28,6 +28,7 @@ import {
   type ApiRun,
 } from './api-schemas.js';
 import { accountRoutes } from './account-routes.js';
+import { agentRoutes } from './agent-routes.js';
 import { ApiError, type ApiRoute, type RouteContext } from './api-route.js';
 import { newRecordOwner, ownedApprovals, requireOwnedConversation, requireOwnedRun } from './owned-records.js';
 import { marketplaceRoutes } from './marketplace-routes.js';
@@ -333,6 +334,7 @@ export const apiRoutes: readonly ApiRoute[] = [
     },
   },
   ...policyRoutes,
+  ...agentRoutes,
   ...accountRoutes,
   ...skillRoutes,
   ...marketplaceRoutes,
