@@ -23,6 +23,8 @@ export const agentDetailSchema = z.object({ agent: agentSummarySchema, version: 
 export const agentListSchema = z.object({ agents: z.array(agentSummarySchema) }).strict();
 export const agentVersionsSchema = z.object({ slug: z.string(), versions: z.array(agentVersionSchema) }).strict();
 export const agentChangeSchema = z.object({ path: z.string(), before: z.unknown().optional(), after: z.unknown().optional() }).strict();
+export const agentEditedSchema = agentDetailSchema.extend({ changes: z.array(agentChangeSchema).describe('What this version changed against the one before.') });
+export const agentRemovedSchema = z.object({ removed: z.string().describe('The slug of the agent removed.') }).strict();
 export const agentDiffSchema = z.object({ slug: z.string(), from: z.number().int().positive(), to: z.number().int().positive(), changes: z.array(agentChangeSchema) }).strict();
 
 export function agentSummaryView(agent: AgentRecord): z.infer<typeof agentSummarySchema> {

@@ -22,6 +22,8 @@ export const API_SCOPES = [
   'marketplace:run',
   'marketplace:write',
   'keys:write',
+  'policy:write',
+  'agents:write',
 ] as const;
 
 export type ApiScope = (typeof API_SCOPES)[number];

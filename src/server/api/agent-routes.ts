@@ -16,6 +16,7 @@ import {
 import { agentServiceOf, startAgentTask, storedApprovals } from '../../runtime/index.js';
 import { startedRunSchema } from './api-schemas.js';
 import { ApiError, type ApiRoute, type RouteContext } from './api-route.js';
+import { requireAdmin } from './admin-only.js';
 import {
   agentDiffQuerySchema,
   agentEditedSchema,
@@ -32,11 +33,7 @@ import { refuseWhileShuttingDown, startedRunAnswer } from './started-runs.js';
  * Agent definitions are the installation's, like the policy: an agent's tool access is a policy scope
  * that can relax a risk default (never a block), so only an admin saves, rolls back or removes one.
  */
-function requireAdmin(context: RouteContext): void {
-  if (context.principal?.role !== 'admin') {
-    throw new ApiError(403, 'AdminOnly', "Agent definitions are the installation's, and an agent's tool access can relax a risk default: only an admin changes them.", 'Ask an admin of this server; anyone signed in may read agents, and run them with runs:write.');
-  }
-}
+const adminsOnly = (context: RouteContext): void => requireAdmin(context, "Agent definitions are the installation's, and an agent's tool access can relax a risk default: only an admin changes them.", 'Ask an admin of this server; anyone signed in may read agents, and run them with runs:write.');
 
 function authorOf(context: RouteContext, message: string | undefined): AgentAuthor {
   return { author: context.principal?.userId ?? 'operator', userId: newRecordOwner(context), ...(message === undefined ? {} : { message }) };
@@ -85,12 +82,12 @@ export const agentRoutes: readonly ApiRoute[] = [
     method: 'post',
     path: '/agents',
     summary: 'Create an agent from a definition (the definition as JSON, or {yaml}); it is version 1 and active (admin).',
-    access: 'signed-in',
+    access: 'agents:write',
     body: createAgentRequestSchema,
     response: agentDetailSchema,
     status: 201,
     async handle(context) {
-      requireAdmin(context);
+      adminsOnly(context);
       const { definition, message } = definitionRequestOf(context.body, (body) => ({ definition: body, message: undefined }));
       const agents = await agentServiceOf(context.runtime);
       try {
@@ -148,12 +145,12 @@ export const agentRoutes: readonly ApiRoute[] = [
     method: 'post',
     path: '/agents/:slug/versions',
     summary: 'Save the whole changed definition ({definition, message} or {yaml, message}) as the next version; it becomes the active one (admin).',
-    access: 'signed-in',
+    access: 'agents:write',
     body: editAgentRequestSchema,
     response: agentEditedSchema,
     status: 201,
     async handle(context) {
-      requireAdmin(context);
+      adminsOnly(context);
       const { definition, message } = definitionRequestOf(context.body, (body) => {
         const parsed = editJsonEnvelopeSchema.parse(body);
         return { definition: parsed.definition, message: parsed.message };
@@ -166,11 +163,11 @@ export const agentRoutes: readonly ApiRoute[] = [
     method: 'post',
     path: '/agents/:slug/rollback',
     summary: 'Make another version the active one: runs started from now on use it (admin).',
-    access: 'signed-in',
+    access: 'agents:write',
     body: agentRollbackRequestSchema,
     response: agentDetailSchema,
     async handle(context) {
-      requireAdmin(context);
+      adminsOnly(context);
       const { version } = agentRollbackRequestSchema.parse(context.body);
       return agentDetailView(await (await agentServiceOf(context.runtime)).rollback(slugOf(context), version));
     },
@@ -179,10 +176,10 @@ export const agentRoutes: readonly ApiRoute[] = [
     method: 'post',
     path: '/agents/:slug/remove',
     summary: 'Remove an agent and its versions; runs keep the version they ran (admin).',
-    access: 'signed-in',
+    access: 'agents:write',
     response: agentRemovedSchema,
     async handle(context) {
-      requireAdmin(context);
+      adminsOnly(context);
       const slug = slugOf(context);
       await (await agentServiceOf(context.runtime)).remove(slug);
       return { removed: slug };

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { agentChangeSchema, agentDetailSchema } from '../../agents/agent-views.js';
 
 /**
  * The bodies and answers of the agent routes that need none of the agents' code (no template engine, no
@@ -16,8 +15,7 @@ export const agentYamlRequestSchema = z
   })
   .strict();
 
-export const agentEditedSchema = agentDetailSchema.extend({ changes: z.array(agentChangeSchema).describe('What this version changed against the one before.') });
-export const agentRemovedSchema = z.object({ removed: z.string().describe('The slug of the agent removed.') }).strict();
+export { agentEditedSchema, agentRemovedSchema } from '../../agents/agent-views.js';
 export const agentRollbackRequestSchema = z.object({ version: z.number().int().positive().describe('The version to make the active one.') }).strict();
 export const agentDiffQuerySchema = z.object({ from: z.coerce.number().int().positive(), to: z.coerce.number().int().positive() }).strict();
 

@@ -29,7 +29,7 @@ import {
 } from './api-schemas.js';
 import { accountRoutes } from './account-routes.js';
 import { agentRoutes } from './agent-routes.js';
-import { ApiError, type ApiRoute, type RouteContext } from './api-route.js';
+import { ApiError, type ApiRoute } from './api-route.js';
 import { newRecordOwner, ownedApprovals, requireOwnedConversation, requireOwnedRun } from './owned-records.js';
 import { marketplaceRoutes } from './marketplace-routes.js';
 import { providerKeyRoutes } from './provider-key-routes.js';
@@ -37,6 +37,7 @@ import { skillRoutes } from './skill-routes.js';
 import { installationRoutes } from './installation-routes.js';
 import { toolRoutes } from './tool-routes.js';
 import { policyRoutes } from './policy-routes.js';
+import { refuseWhileShuttingDown, startedRunAnswer } from './started-runs.js';
 import { usageRoutes } from './usage-routes.js';
 import { runEventStream } from './run-event-stream.js';
 
@@ -52,11 +53,6 @@ function apiConversationView(conversation: ConversationRecord): ApiConversation 
   return { conversation_id: conversation.id, title: conversation.title, created_at: conversation.createdAt };
 }
 
-const eventsUrl = (runId: string) => `/api/v1/runs/${encodeURIComponent(runId)}/events`;
-
-function refuseWhileShuttingDown(context: RouteContext): void {
-  if (context.server.shuttingDown) throw new ApiError(503, 'ServerShuttingDown', 'The server is shutting down and starts no new work.', 'Retry against the server once it is back.');
-}
 
 /** Where a reconnecting reader left off: `Last-Event-ID` (the last seq it got), or `?after=`; -1 for the start. */
 function lastSeqOf(request: Request): number {
@@ -112,9 +108,7 @@ export const apiRoutes: readonly ApiRoute[] = [
         // Runs started over the API always wait for their approvals: the owner answers through the API.
         approvals: storedApprovals(runtime),
       });
-      // The run goes on after the response; its outcome is in its record and its events.
-      handle.result.catch(() => undefined);
-      return { run_id: handle.runId, events_url: eventsUrl(handle.runId) };
+      return startedRunAnswer(handle);
     },
   },
   {
@@ -178,8 +172,7 @@ export const apiRoutes: readonly ApiRoute[] = [
       refuseWhileShuttingDown(context);
       const run = await requireOwnedRun(context, context.params['run_id']!);
       const { handle } = await beginResume(context.runtime, run.id);
-      handle.result.catch(() => undefined);
-      return { run_id: handle.runId, events_url: eventsUrl(handle.runId) };
+      return startedRunAnswer(handle);
     },
   },
   {
@@ -271,8 +264,7 @@ export const apiRoutes: readonly ApiRoute[] = [
         ...(body.tools === undefined ? {} : { tools: body.tools }),
         approvals: storedApprovals(runtime),
       });
-      handle.result.catch(() => undefined);
-      return { run_id: handle.runId, events_url: eventsUrl(handle.runId) };
+      return startedRunAnswer(handle);
     },
   },
   {

@@ -1,18 +1,15 @@
 import { z } from 'zod';
 import { NotFoundError } from '../../core/index.js';
 import type { McpServerStatus } from '../../tools/mcp/index.js';
-import { ApiError, type ApiRoute, type RouteContext } from './api-route.js';
+import type { ApiRoute, RouteContext } from './api-route.js';
+import { requireAdmin } from './admin-only.js';
 
 /**
  * The installation's toolbox and MCP connections: one set for every run on the server, so only an
  * admin (or the operator of a server without accounts) changes them or sees the connections; any
  * caller with `tools:read` sees the catalog (GET /tools) and a tool's description.
  */
-function requireAdmin(context: RouteContext): void {
-  if (context.principal?.role !== 'admin') {
-    throw new ApiError(403, 'AdminOnly', 'The toolbox and MCP connections are the installation\'s: only an admin changes them.', 'Ask an admin of this server.');
-  }
-}
+const adminsOnly = (context: RouteContext): void => requireAdmin(context, "The toolbox and MCP connections are the installation's: only an admin changes them.");
 
 const toolDetailSchema = z
   .object({
@@ -101,7 +98,7 @@ export const installationRoutes: readonly ApiRoute[] = [
     response: z.object({ name: z.string(), status: z.string() }).strict(),
     status: 201,
     async handle(context) {
-      requireAdmin(context);
+      adminsOnly(context);
       const body = addToolRequestSchema.parse(context.body);
       const entry = await context.runtime.tools.add({ toolSource: body.tool_source, testSource: body.test_source });
       return { name: entry.name, status: entry.status };
@@ -114,7 +111,7 @@ export const installationRoutes: readonly ApiRoute[] = [
     access: 'mcp:read',
     response: mcpServerListSchema,
     handle: async (context) => {
-      requireAdmin(context);
+      adminsOnly(context);
       return { mcp_servers: context.runtime.mcp.statuses().map(mcpView) };
     },
   },
@@ -127,7 +124,7 @@ export const installationRoutes: readonly ApiRoute[] = [
     response: mcpServerSchema,
     status: 201,
     async handle(context) {
-      requireAdmin(context);
+      adminsOnly(context);
       const body = addMcpServerRequestSchema.parse(context.body);
       const status = await context.runtime.mcp.add({
         name: body.name,
@@ -147,7 +144,7 @@ export const installationRoutes: readonly ApiRoute[] = [
     access: 'mcp:write',
     response: mcpServerListSchema,
     async handle(context) {
-      requireAdmin(context);
+      adminsOnly(context);
       const name = context.params['server']!;
       if (!(await context.runtime.mcp.remove(name))) throw new NotFoundError('MCP server', name, 'List them with GET /api/v1/mcp-servers.');
       return { mcp_servers: context.runtime.mcp.statuses().map(mcpView) };

@@ -15,12 +15,11 @@ import {
   policyVersionsSchema,
   toolPatternSchema,
 } from '../../policy/index.js';
-import { ApiError, type ApiRoute, type RouteContext } from './api-route.js';
+import type { ApiRoute, RouteContext } from './api-route.js';
+import { requireAdmin } from './admin-only.js';
 
-/** The installation's policy decides every account's calls: anyone signed in may read and test it, only an admin changes it. */
-function requireAdmin(context: RouteContext): void {
-  if (context.principal?.role !== 'admin') throw new ApiError(403, 'AdminOnly', "The policy is the installation's: only an admin changes it.", 'Ask an admin of this server.');
-}
+/** The installation's policy decides every account's calls: anyone signed in may read and test it, only an admin (with `policy:write`) changes it. */
+const adminsOnly = (context: RouteContext): void => requireAdmin(context, "The policy is the installation's: only an admin changes it.");
 
 function authorOf(context: RouteContext): string {
   return context.principal?.userId ?? 'operator';
@@ -83,11 +82,11 @@ export const policyRoutes: readonly ApiRoute[] = [
     method: 'post',
     path: '/policy/rules',
     summary: 'Add a rule, or replace the one with the same tool and conditions (admin).',
-    access: 'signed-in',
+    access: 'policy:write',
     body: setRuleRequestSchema,
     response: policyChangeSchema,
     async handle(context) {
-      requireAdmin(context);
+      adminsOnly(context);
       const body = setRuleRequestSchema.parse(context.body ?? {});
       return policyChangeView(await context.runtime.policies.setRule(body.scope, body.rule, by(context, body.message)));
     },
@@ -96,11 +95,11 @@ export const policyRoutes: readonly ApiRoute[] = [
     method: 'post',
     path: '/policy/rules/remove',
     summary: 'Remove the rule with this tool and these conditions (admin).',
-    access: 'signed-in',
+    access: 'policy:write',
     body: removeRuleRequestSchema,
     response: policyChangeSchema,
     async handle(context) {
-      requireAdmin(context);
+      adminsOnly(context);
       const body = removeRuleRequestSchema.parse(context.body ?? {});
       return policyChangeView(await context.runtime.policies.removeRule(body.scope, { tool: body.tool, ...(body.when === undefined ? {} : { when: body.when }) }, by(context, body.message)));
     },
@@ -109,11 +108,11 @@ export const policyRoutes: readonly ApiRoute[] = [
     method: 'post',
     path: '/policy/defaults',
     summary: "Set a scope's decision for one risk level (admin).",
-    access: 'signed-in',
+    access: 'policy:write',
     body: setDefaultRequestSchema,
     response: policyChangeSchema,
     async handle(context) {
-      requireAdmin(context);
+      adminsOnly(context);
       const body = setDefaultRequestSchema.parse(context.body ?? {});
       return policyChangeView(await context.runtime.policies.setDefault(body.scope, body.risk, body.decision, by(context, body.message)));
     },
@@ -122,11 +121,11 @@ export const policyRoutes: readonly ApiRoute[] = [
     method: 'post',
     path: '/policy/replace',
     summary: "Replace a scope's whole document (admin).",
-    access: 'signed-in',
+    access: 'policy:write',
     body: replaceRequestSchema,
     response: policyChangeSchema,
     async handle(context) {
-      requireAdmin(context);
+      adminsOnly(context);
       const body = replaceRequestSchema.parse(context.body ?? {});
       return policyChangeView(await context.runtime.policies.replace(body.scope, body.document, by(context, body.message)));
     },
@@ -135,11 +134,11 @@ export const policyRoutes: readonly ApiRoute[] = [
     method: 'post',
     path: '/policy/rollback',
     summary: "Save an earlier version's document again as the newest (admin).",
-    access: 'signed-in',
+    access: 'policy:write',
     body: rollbackRequestSchema,
     response: policyChangeSchema,
     async handle(context) {
-      requireAdmin(context);
+      adminsOnly(context);
       const body = rollbackRequestSchema.parse(context.body ?? {});
       return policyChangeView(await context.runtime.policies.rollback(body.scope, body.version, by(context, body.message)));
     },
