@@ -46,6 +46,8 @@ describe('agent definitions over the HTTP API', () => {
     mock.on({ userMessage: 'what is new in the research', hasToolResult: false }, { toolCalls: [{ id: 'lookup_tides', name: 'lookup', arguments: { key: 'tides' } }] });
     mock.on({ toolCallId: 'lookup_tides' }, { content: 'Tides follow the moon.' });
     mock.on({ userMessage: 'bob asks the researcher', hasToolResult: false }, { content: 'An answer for bob.' });
+    const extracting = (request: unknown) => JSON.stringify(request).includes("read the values of an agent's parameters");
+    mock.on({ userMessage: 'chat about the sea', predicate: extracting }, { content: '{"topic": null}' });
     mock.on({ userMessage: 'record the payment', hasToolResult: false }, { toolCalls: [{ id: 'pay_1', name: 'ledger_write', arguments: { entry: 'paid' } }] });
     mock.on({ toolCallId: 'pay_1' }, { content: 'Recorded.' });
     home = await mkdtemp(path.join(tmpdir(), 'forge-agents-api-'));
@@ -176,6 +178,16 @@ describe('agent definitions over the HTTP API', () => {
     expect(JSON.stringify(system?.content)).toContain('You research tides in depth.');
     expect(JSON.stringify(request.body)).not.toContain('You research things.');
     expect((request.body.tools ?? []).map((tool) => tool.function.name)).toEqual(['lookup']);
+  });
+
+  it('a chat message to an agent asks for a required parameter the message does not give, in the conversation', async () => {
+    const conversation = await ada.createConversation('the sea');
+    const started = await ada.sendMessage(conversation.conversation_id, 'chat about the sea', { agent: 'researcher@2', model: MODEL });
+    const read = await ada.readEvents(started.run_id);
+    expect(read.events.at(-1)).toMatchObject({ type: 'run-end', status: 'completed', answer: expect.stringContaining('topic') });
+    expect(await ada.getRun(started.run_id)).toMatchObject({ agent: { slug: 'researcher', version: 2 }, llm_calls: 1 });
+    const detail = await ada.getConversation(conversation.conversation_id);
+    expect(detail.messages.map((message) => message.role)).toEqual(['user', 'assistant']);
   });
 
   it('a missing, unknown or mistyped parameter is a 400 naming it, before any model call or run', async () => {

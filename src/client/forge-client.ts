@@ -249,7 +249,7 @@ export class ForgeClient {
   }
 
   /** Sends a message; the run that answers it streams from `events_url` (see `readEvents`). */
-  sendMessage(conversationId: string, content: string, options: { model?: string; tools?: string[] } = {}): Promise<StartedRun> {
+  sendMessage(conversationId: string, content: string, options: { model?: string; tools?: string[]; agent?: string; params?: Record<string, string | number | boolean> } = {}): Promise<StartedRun> {
     return this.call('POST', `/api/v1/conversations/${encodeURIComponent(conversationId)}/messages`, startedRunSchema, { content, ...options });
   }
 

@@ -57,6 +57,11 @@ describe('runAgentTask', () => {
     mock.on({ userMessage: 'does not match the output this agent must return', predicate: (request) => asked(request, 'count stubbornly') }, { content: 'still many' });
     mock.on({ userMessage: 'count the entries', hasToolResult: false }, { content: 'about five, I think' });
     mock.on({ userMessage: 'count stubbornly', hasToolResult: false }, { content: 'many' });
+    // A chat turn: what the rules cannot read goes to one extraction call, inside the run.
+    const extracting = (request: unknown) => JSON.stringify(request).includes("read the values of an agent's parameters");
+    mock.on({ userMessage: 'books of the Lisbon branch', predicate: extracting }, { content: '{"account": "LISBON-1", "limit": null}' });
+    mock.on({ userMessage: 'books of the Lisbon branch', predicate: (request) => !extracting(request) }, { content: 'Lisbon is balanced.' });
+    mock.on({ userMessage: 'how are the books', predicate: extracting }, { content: '{"account": null, "limit": null}' });
     runtime = await openRuntime({ FORGE_HOME: home, OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: `${mock.url}/v1` }, home, { mcp: { startupWaitMs: 0 } });
     runtime.registry.register(ledger('ledger_read', 'read', calls));
     runtime.registry.register(ledger('ledger_write', 'write', calls));
@@ -129,6 +134,17 @@ describe('runAgentTask', () => {
     const failed = await runAgentTask(runtime, { agent: 'counter', task: 'count stubbornly', model: 'openai:gpt-4.1-mini', maxRetries: 0 });
     expect(failed).toMatchObject({ status: 'failed', answer: 'still many', error: { name: 'AgentOutputError' } });
     expect(mock.getRequests().length - before).toBe(2);
+  });
+
+  it('in a chat, reads what the rules cannot with one model call inside the run, and asks for what is still missing', async () => {
+    const read = await runAgentTask(runtime, { agent: 'bookkeeper@2', context: 'chat', task: 'look at the books of the Lisbon branch', model: 'openai:gpt-4.1-mini', maxRetries: 0 });
+    expect(read).toMatchObject({ status: 'completed', answer: 'Lisbon is balanced.', llm_calls: 2 });
+    expect(JSON.stringify(mock.getRequests().at(-1)!.body)).toContain('Look at LISBON-1 (quick, at most 3).');
+
+    const asked = await runAgentTask(runtime, { agent: 'bookkeeper@2', context: 'chat', task: 'how are the books?', model: 'openai:gpt-4.1-mini', maxRetries: 0 });
+    expect(asked).toMatchObject({ status: 'completed', llm_calls: 1, answer: expect.stringContaining('account') });
+    const messages = await runtime.store.conversations.listMessages(asked.conversation_id);
+    expect(messages.map((message) => message.role)).toEqual(['user', 'assistant']);
   });
 
   it("never lets an agent's allowed relax the installation's block", async () => {

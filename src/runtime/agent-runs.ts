@@ -1,4 +1,5 @@
 import { ConfigurationError } from '../core/index.js';
+import { createUtilityModel } from '../llm/index.js';
 import type { AgentContext } from '../agents/index.js';
 import { agentLoopSettings } from './agent-loop-settings.js';
 import { agentServiceOf } from './agent-service-of.js';
@@ -38,14 +39,18 @@ export async function startAgentTask(runtime: ForgeRuntime, options: RunAgentOpt
   if (options.model !== undefined && definition.model.slug !== undefined && !definition.model.allow_override) {
     throw new ConfigurationError('--model', `agent ${pin.slug} runs on ${definition.model.slug} and does not allow another model.`, 'Leave out --model, or set model.allow_override in the definition.');
   }
-  // --param values first; what they leave open is read from the task where it says it plainly (no model call), and asked for otherwise.
+  // --param values first; what they leave open is read from the task where it says it plainly (no model call).
+  const context = options.context ?? 'background';
   const given = parameterValuesFromText(definition, options.params ?? {});
-  const open = definition.parameters.filter((parameter) => !Object.hasOwn(given, parameter.name));
+  const open = { ...definition, parameters: definition.parameters.filter((parameter) => !Object.hasOwn(given, parameter.name)) };
   let params = given;
-  if (open.length > 0) {
-    const extraction = await extractAgentParameters({ ...definition, parameters: open }, options.task);
-    const question = parameterQuestion({ ...definition, parameters: open }, extraction);
-    if (question !== undefined) throw new AgentParameterError(pin.slug, [question], extraction.missing);
+  let unread = false;
+  if (open.parameters.length > 0) {
+    const extraction = await extractAgentParameters(open, options.task);
+    const question = parameterQuestion(open, extraction);
+    // In a chat what the rules could not read goes to one metered model call inside the run, then the chat asks; elsewhere it is asked for now.
+    if (question !== undefined && context !== 'chat') throw new AgentParameterError(pin.slug, [question], extraction.missing);
+    unread = question !== undefined;
     params = { ...extraction.values, ...given };
   }
   const toolbox = new Set((await runtime.toolbox.promoted()).map((entry) => entry.name));
@@ -55,19 +60,24 @@ export async function startAgentTask(runtime: ForgeRuntime, options: RunAgentOpt
     .filter((tool) => agentOffersTool(definition, tool.name, { fromToolbox: toolbox.has(tool.name) }));
   const skills = (await runtime.skills.list()).filter((entry) => definition.skills.includes(entry.record.name));
   const others = await agents.list();
-  const system = renderAgentPrompt(definition, {
-    context: options.context ?? 'background',
-    params,
+  const environment = {
+    context,
     tools: offered.map((tool) => ({ name: tool.name, description: tool.description })),
     skills: skills.map((entry) => ({ name: entry.record.name, description: entry.document?.description ?? '' })),
     agents: others.filter((other) => other.slug !== pin.slug).map((other) => ({ slug: other.slug, name: other.name, description: '' })),
     now: new Date(),
-  });
+  };
   const model = options.model ?? definition.model.slug;
+  const prepare: RunTaskOptions['prepare'] = async (run, resolved) => {
+    const extraction = await extractAgentParameters(open, options.task, { utilityModel: createUtilityModel(resolved, run.meter, run.emitter.emit), signal: run.signal });
+    const question = parameterQuestion(open, extraction);
+    if (question !== undefined) return { reply: question };
+    return { system: renderAgentPrompt(definition, { ...environment, params: { ...extraction.values, ...given } }) };
+  };
   return startTask(runtime, {
     ...options,
     ...(model === undefined ? {} : { model }),
-    system,
+    ...(unread ? { prepare } : { system: renderAgentPrompt(definition, { ...environment, params }) }),
     tools: offered.map((tool) => tool.name),
     ...(definition.mode === 'converge' ? { converge: true } : {}),
     historyMessages: definition.memory.history_limit,

@@ -1,16 +1,16 @@
-import { DEFAULT_MEMORY_BOUNDS, boundHistory, type AgentRunResult } from '../agent/index.js';
+import { DEFAULT_MEMORY_BOUNDS, boundHistory, finishRun, type AgentRunResult } from '../agent/index.js';
 import { NotFoundError, type AnyEventBody, type ApprovalGate, type Store } from '../core/index.js';
 import type { ResolvedModel } from '../llm/index.js';
 import type { ConvergeRunResult } from '../synthesis/converge/index.js';
 import { loadConfig, type Environment } from './config.js';
-import { toLoopMessage } from './conversation-messages.js';
+import { toLoopMessage, toStoredMessage } from './conversation-messages.js';
 import { createRuntime, type ForgeRuntime, type RuntimeParts } from './create-runtime.js';
 import { runCredentials } from './run-credentials.js';
 import { saveRunPolicy, validRunRules } from './run-policy.js';
 import { resolveRuntimeModel } from './runtime-model.js';
 import { executeTaskLoop } from './task-loop.js';
 import type { AgentLoopSettings } from './agent-loop-settings.js';
-import type { RunHandle } from '../runs/index.js';
+import type { ActiveRun, RunHandle } from '../runs/index.js';
 
 export type { ForgeRuntime } from './create-runtime.js';
 
@@ -58,6 +58,12 @@ export interface RunTaskOptions {
   readonly policyRules?: readonly unknown[];
   /** How many earlier messages of the conversation are sent again (an agent's memory.history_limit); default FORGE_HISTORY_MESSAGES. */
   readonly historyMessages?: number;
+  /**
+   * Work inside the run before its loop (an agent's chat turn reads its parameters with one metered model
+   * call): gives the loop's system prompt, or a reply that ends the run without a loop (asking for what
+   * is missing), which the conversation records like any answer.
+   */
+  readonly prepare?: (run: ActiveRun, model: ResolvedModel) => Promise<{ readonly system: string } | { readonly reply: string }>;
   /** The agent definition version the run runs (`runAgentTask`): recorded with the run, its scopes, answer check and model settings applied. */
   readonly agent?: AgentLoopSettings;
 }
@@ -116,6 +122,9 @@ export async function startTask(runtime: ForgeRuntime, options: RunTaskOptions):
       await saveRunPolicy(runtime, run.runId, policyRules, options.userId);
       for (const body of options.preludeEvents ?? []) run.emitter.emit(body);
       if (options.toolbox === 'fresh') await wipeToolbox(runtime);
+      const prepared = await options.prepare?.(run, model);
+      if (prepared !== undefined && 'reply' in prepared) return replyWithoutLoop(runtime, run, conversation.id, options.task, prepared.reply);
+      const system = prepared?.system ?? options.system;
       return executeTaskLoop(runtime, run, {
         kind: options.converge === true ? 'converge' : 'agent',
         task: options.task,
@@ -123,7 +132,7 @@ export async function startTask(runtime: ForgeRuntime, options: RunTaskOptions):
         conversationId: conversation.id,
         history,
         ...(options.tools === undefined ? {} : { tools: options.tools }),
-        ...(options.system === undefined ? {} : { system: options.system }),
+        ...(system === undefined ? {} : { system }),
         ...(options.maxIterations === undefined ? {} : { maxIterations: options.maxIterations }),
         ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
         ...(options.approvals === undefined ? {} : { approvals: options.approvals }),
@@ -150,3 +159,15 @@ async function requireConversation(store: Store, id: string) {
   return conversation;
 }
 
+
+/** A turn answered without the loop: the message and the reply go to the conversation, the run completes with the reply. */
+async function replyWithoutLoop(runtime: ForgeRuntime, run: ActiveRun, conversationId: string, task: string, reply: string): Promise<AgentRunResult> {
+  const started = performance.now();
+  run.emitter.emit({ type: 'assistant-text', iteration: 0, text: reply });
+  const details = { model: null, tokens: null };
+  await runtime.store.conversations.appendMessages(conversationId, [
+    runtime.redactor.redactValue(toStoredMessage({ role: 'user', content: [{ type: 'text', text: task }] }, run.runId, details)),
+    runtime.redactor.redactValue(toStoredMessage({ role: 'assistant', content: [{ type: 'text', text: reply }] }, run.runId, details)),
+  ]);
+  return { ...finishRun(run.emitter, run.meter, { status: 'completed', haltReason: 'final_answer', answer: reply, error: null, startedAt: started }), steps: [], warnings: [] };
+}

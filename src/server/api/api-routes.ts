@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { ConfigurationError, NotFoundError, type ConversationRecord, type RunRecord } from '../../core/index.js';
 import { approvalGrantView, approvalView, runView } from '../../runs/index.js';
-import { answerApproval, beginResume, cancelWaitingRun, listApprovals, listGrants, revokeGrant, startTask, storedApprovals, type ForgeRuntime } from '../../runtime/index.js';
+import { answerApproval, beginResume, cancelWaitingRun, listApprovals, listGrants, revokeGrant, startAgentTask, startTask, storedApprovals, type ForgeRuntime } from '../../runtime/index.js';
 import { FORGE_VERSION } from '../../version.js';
 import {
   approvalAnswerRequestSchema,
@@ -256,14 +256,18 @@ export const apiRoutes: readonly ApiRoute[] = [
       const body = sendMessageRequestSchema.parse(context.body);
       const { runtime } = context;
       const conversation = await requireOwnedConversation(context, context.params['conversation_id']!);
-      const { handle } = await startTask(runtime, {
+      if (body.agent !== undefined && body.tools !== undefined) throw new ConfigurationError('tools', 'cannot be combined with agent: the agent says its tools.');
+      const common = {
         task: body.content,
         userId: newRecordOwner(context),
         conversationId: conversation.id,
         ...(body.model === undefined ? {} : { model: body.model }),
-        ...(body.tools === undefined ? {} : { tools: body.tools }),
         approvals: storedApprovals(runtime),
-      });
+      };
+      const { handle } =
+        body.agent === undefined
+          ? await startTask(runtime, { ...common, ...(body.tools === undefined ? {} : { tools: body.tools }) })
+          : await startAgentTask(runtime, { ...common, agent: body.agent, context: 'chat', ...(body.params === undefined ? {} : { params: Object.fromEntries(Object.entries(body.params).map(([name, value]) => [name, String(value)])) }) });
       return startedRunAnswer(handle);
     },
   },

@@ -113,6 +113,8 @@ export const sendMessageRequestSchema = z
     content: z.string().trim().min(1).max(20_000).describe('The user\'s message: the task of the run that answers it.'),
     model: z.string().min(1).optional(),
     tools: z.array(z.string().min(1)).max(200).optional(),
+    agent: z.string().min(1).max(80).optional().describe('Answer as this agent (slug or slug@version): its prompt, tools and policy; its parameters are read from the message, and what is missing is asked for.'),
+    params: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional().describe("The agent's parameter values, where the message need not say them."),
   })
   .strict();
 
