@@ -14,6 +14,9 @@ import {
   policyVersionView,
   policyVersionsSchema,
   toolPatternSchema,
+  type PolicyAuthor,
+  type PolicyChange,
+  type PolicyService,
 } from '../../policy/index.js';
 import type { ApiRoute, RouteContext } from './api-route.js';
 import { requireAdmin } from './admin-only.js';
@@ -40,8 +43,30 @@ const testRequestSchema = z
   })
   .strict();
 
-function by(context: RouteContext, message: string | undefined) {
-  return { author: authorOf(context), ...(message === undefined ? {} : { message }) };
+/**
+ * A route that changes a scope's policy: admins only (with `policy:write`), the body validated with its
+ * schema, the change made by the service with the caller as author, answered with the new version.
+ */
+function changeRoute<Body extends { readonly message?: string | undefined }>(
+  path: string,
+  summary: string,
+  body: z.ZodType<Body>,
+  change: (policies: PolicyService, body: Body, author: PolicyAuthor) => Promise<PolicyChange>,
+): ApiRoute {
+  return {
+    method: 'post',
+    path,
+    summary,
+    access: 'policy:write',
+    body,
+    response: policyChangeSchema,
+    async handle(context) {
+      adminsOnly(context);
+      const parsed = body.parse(context.body ?? {});
+      const author = { author: authorOf(context), ...(parsed.message === undefined ? {} : { message: parsed.message }) };
+      return policyChangeView(await change(context.runtime.policies, parsed, author));
+    },
+  };
 }
 
 export const policyRoutes: readonly ApiRoute[] = [
@@ -78,69 +103,11 @@ export const policyRoutes: readonly ApiRoute[] = [
       return policyTestView(await context.runtime.policies.test({ tool: body.tool, input: body.input ?? {}, ...(body.scopes === undefined ? {} : { scopes: body.scopes }) }));
     },
   },
-  {
-    method: 'post',
-    path: '/policy/rules',
-    summary: 'Add a rule, or replace the one with the same tool and conditions (admin).',
-    access: 'policy:write',
-    body: setRuleRequestSchema,
-    response: policyChangeSchema,
-    async handle(context) {
-      adminsOnly(context);
-      const body = setRuleRequestSchema.parse(context.body ?? {});
-      return policyChangeView(await context.runtime.policies.setRule(body.scope, body.rule, by(context, body.message)));
-    },
-  },
-  {
-    method: 'post',
-    path: '/policy/rules/remove',
-    summary: 'Remove the rule with this tool and these conditions (admin).',
-    access: 'policy:write',
-    body: removeRuleRequestSchema,
-    response: policyChangeSchema,
-    async handle(context) {
-      adminsOnly(context);
-      const body = removeRuleRequestSchema.parse(context.body ?? {});
-      return policyChangeView(await context.runtime.policies.removeRule(body.scope, { tool: body.tool, ...(body.when === undefined ? {} : { when: body.when }) }, by(context, body.message)));
-    },
-  },
-  {
-    method: 'post',
-    path: '/policy/defaults',
-    summary: "Set a scope's decision for one risk level (admin).",
-    access: 'policy:write',
-    body: setDefaultRequestSchema,
-    response: policyChangeSchema,
-    async handle(context) {
-      adminsOnly(context);
-      const body = setDefaultRequestSchema.parse(context.body ?? {});
-      return policyChangeView(await context.runtime.policies.setDefault(body.scope, body.risk, body.decision, by(context, body.message)));
-    },
-  },
-  {
-    method: 'post',
-    path: '/policy/replace',
-    summary: "Replace a scope's whole document (admin).",
-    access: 'policy:write',
-    body: replaceRequestSchema,
-    response: policyChangeSchema,
-    async handle(context) {
-      adminsOnly(context);
-      const body = replaceRequestSchema.parse(context.body ?? {});
-      return policyChangeView(await context.runtime.policies.replace(body.scope, body.document, by(context, body.message)));
-    },
-  },
-  {
-    method: 'post',
-    path: '/policy/rollback',
-    summary: "Save an earlier version's document again as the newest (admin).",
-    access: 'policy:write',
-    body: rollbackRequestSchema,
-    response: policyChangeSchema,
-    async handle(context) {
-      adminsOnly(context);
-      const body = rollbackRequestSchema.parse(context.body ?? {});
-      return policyChangeView(await context.runtime.policies.rollback(body.scope, body.version, by(context, body.message)));
-    },
-  },
+  changeRoute('/policy/rules', 'Add a rule, or replace the one with the same tool and conditions (admin).', setRuleRequestSchema, (policies, body, author) => policies.setRule(body.scope, body.rule, author)),
+  changeRoute('/policy/rules/remove', 'Remove the rule with this tool and these conditions (admin).', removeRuleRequestSchema, (policies, body, author) =>
+    policies.removeRule(body.scope, { tool: body.tool, ...(body.when === undefined ? {} : { when: body.when }) }, author),
+  ),
+  changeRoute('/policy/defaults', "Set a scope's decision for one risk level (admin).", setDefaultRequestSchema, (policies, body, author) => policies.setDefault(body.scope, body.risk, body.decision, author)),
+  changeRoute('/policy/replace', "Replace a scope's whole document (admin).", replaceRequestSchema, (policies, body, author) => policies.replace(body.scope, body.document, author)),
+  changeRoute('/policy/rollback', "Save an earlier version's document again as the newest (admin).", rollbackRequestSchema, (policies, body, author) => policies.rollback(body.scope, body.version, author)),
 ];
