@@ -1,11 +1,11 @@
 import { NotFoundError, type AgentPin, type AgentRecord, type AgentStore, type AgentVersionRecord } from '../core/index.js';
-import { POLICY_DOCUMENT_VERSION, type PolicyService } from '../policy/index.js';
+import { POLICY_DOCUMENT_VERSION, agentVersionScope, type PolicyService } from '../policy/index.js';
 import { parseAgentDefinition, type AgentDefinition } from './agent-definition.js';
 import { diffAgentDefinitions, type AgentDefinitionChange } from './agent-diff.js';
 import { AgentDefinitionError, AgentSecretValueError } from './agent-errors.js';
 import { formatAgentPath } from './agent-path.js';
 import { parseAgentReference } from './agent-reference.js';
-import { agentPolicyRules, agentPolicyScope } from './agent-tool-access.js';
+import { agentPolicyRules } from './agent-tool-access.js';
 import { exportAgentYaml, importAgentYaml } from './agent-yaml.js';
 import { findSecretLikeValues, redactSecretLikeValues } from './secret-like-values.js';
 import { STARTER_AGENTS } from './starter-agents.js';
@@ -142,7 +142,7 @@ export class AgentService {
 
   /** A version's tool access, saved as its own policy scope when the version is made: runs pinned to it are decided by it. */
   private async savePolicy(definition: AgentDefinition, version: number, by: AgentAuthor): Promise<void> {
-    await this.parts.policies.replace(agentPolicyScope(definition.slug, version), { version: POLICY_DOCUMENT_VERSION, defaults: {}, rules: agentPolicyRules(definition) }, { author: by.author, message: `the tool access of agent ${definition.slug} v${version}` });
+    await this.parts.policies.replace(agentVersionScope(definition.slug, version), { version: POLICY_DOCUMENT_VERSION, defaults: {}, rules: agentPolicyRules(definition) }, { author: by.author, message: `the tool access of agent ${definition.slug} v${version}` });
   }
 
   private async require(slug: string): Promise<AgentRecord> {

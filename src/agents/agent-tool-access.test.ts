@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RiskLevel } from '../core/index.js';
 import { evaluatePolicy, policyDocumentSchema, policyRuleSchema, policyScopeSchema, type PolicyLayer, type PolicyRule } from '../policy/index.js';
-import { agentOffersTool, agentPolicyRules, agentPolicyScope, agentToolAccess, parseAgentDefinition, type AgentDefinition } from './index.js';
+import { agentVersionScope } from '../policy/index.js';
+import { agentOffersTool, agentPolicyRules, agentToolAccess, parseAgentDefinition, type AgentDefinition } from './index.js';
 
 const definition = parseAgentDefinition({
   version: 1,
@@ -17,7 +18,7 @@ function layer(scope: string, rules: readonly PolicyRule[]): PolicyLayer {
 }
 
 function decide(agent: AgentDefinition, installation: readonly PolicyRule[], tool: string, risk: RiskLevel = 'medium') {
-  return evaluatePolicy([layer('installation', installation), layer(agentPolicyScope(agent.slug, 1), agentPolicyRules(agent))], { tool, risk, input: {} }, '/srv/workspace').verdict;
+  return evaluatePolicy([layer('installation', installation), layer(agentVersionScope(agent.slug, 1), agentPolicyRules(agent))], { tool, risk, input: {} }, '/srv/workspace').verdict;
 }
 
 describe('agent tool access as policy rules', () => {
@@ -38,8 +39,8 @@ describe('agent tool access as policy rules', () => {
   it('gives rules that validate as policy rules, at a scope that validates as a policy scope', () => {
     for (const rule of agentPolicyRules(definition)) expect(policyRuleSchema.safeParse(rule).success, rule.tool).toBe(true);
     expect(policyDocumentSchema.safeParse({ version: 1, rules: agentPolicyRules(definition) }).success).toBe(true);
-    expect(agentPolicyScope('researcher', 2)).toBe('agent:researcher.v2');
-    expect(policyScopeSchema.safeParse(agentPolicyScope('a'.repeat(63), 999_999_999)).success).toBe(true);
+    expect(agentVersionScope('researcher', 2)).toBe('agent:researcher.v2');
+    expect(policyScopeSchema.safeParse(agentVersionScope('a'.repeat(63), 999_999_999)).success).toBe(true);
     const everything = parseAgentDefinition({ version: 1, name: 'All', slug: 'all', system_prompt: 'x', tools: { '*': 'disabled' } });
     expect(agentPolicyRules(everything)).toEqual([{ tool: '*', decision: 'block', reason: 'every tool is disabled for the agent all' }]);
   });

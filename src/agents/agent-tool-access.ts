@@ -1,14 +1,9 @@
 import type { PolicyDecisionKind } from '../core/index.js';
-import { agentVersionScope, toolPatternMatches, type PolicyRule } from '../policy/index.js';
+import { toolPatternMatches, type PolicyRule } from '../policy/index.js';
 import { mcpServerPattern, type AgentDefinition, type ToolAccess } from './agent-definition.js';
 
 const decisionOf: Record<ToolAccess, PolicyDecisionKind> = { allowed: 'allow', approval: 'require_approval', disabled: 'block' };
 const strictness: Record<ToolAccess, number> = { allowed: 0, approval: 1, disabled: 2 };
-
-/** The policy scope one version's tool access applies at: `agent:<slug>.v<version>` (admins' rules for the agent sit at `agent:<slug>`, broader). */
-export function agentPolicyScope(slug: string, version: number): string {
-  return agentVersionScope(slug, version);
-}
 
 /** Every tool pattern the definition gives an access to, its `tools` first, then one `mcp__<server>__*` per MCP server. */
 function accessEntries(definition: AgentDefinition): [pattern: string, access: ToolAccess][] {
@@ -18,7 +13,7 @@ function accessEntries(definition: AgentDefinition): [pattern: string, access: T
 /**
  * The definition's tool access as policy rules (`allowed` → allow, `approval` → require_approval,
  * `disabled` → block), one per entry of `tools` and one `mcp__<server>__*` rule per MCP server. The
- * policy engine applies them at `agentPolicyScope(slug)`, where they never relax a broader block
+ * policy engine applies them at `agent:<slug>.v<n>` (`agentVersionScope`, see src/policy), where they never relax a broader block
  * or explicit approval rule (they may relax a risk default, as any narrower scope may).
  */
 export function agentPolicyRules(definition: AgentDefinition): PolicyRule[] {

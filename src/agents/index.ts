@@ -23,7 +23,7 @@ export { describeExpectedJson, outputsJsonSchema } from './agent-outputs.js';
 export { resolveAgentParameters } from './agent-parameters.js';
 export { DEFAULT_POSTAMBLES, DEFAULT_PREAMBLES, renderAgentPrompt, type AgentPromptOptions } from './agent-prompt.js';
 export { MAX_RENDERED_LENGTH, MAX_TEMPLATE_LENGTH, MAX_TEMPLATE_NESTING, RENDER_MEMORY_LIMIT, RENDER_TIME_LIMIT_MS } from './agent-template.js';
-export { agentOffersTool, agentPolicyRules, agentPolicyScope, agentToolAccess } from './agent-tool-access.js';
+export { agentOffersTool, agentPolicyRules, agentToolAccess } from './agent-tool-access.js';
 export { MAX_AGENT_FILE_BYTES, MAX_YAML_ALIASES, exportAgentYaml, importAgentYaml } from './agent-yaml.js';
 export type { ParameterValue, PromptAgent, PromptEnvironment, PromptSkill, PromptTool } from './prompt-variables.js';
 export { findSecretLikeValues, redactSecretLikeValues, type SecretLikeValue } from './secret-like-values.js';
