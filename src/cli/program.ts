@@ -11,6 +11,7 @@ import { registerMcpCommand } from './commands/mcp-command.js';
 import { registerDemoCommand } from './commands/demo-command.js';
 import { registerSkillCommand } from './commands/skill-command.js';
 import { registerServeCommand } from './commands/serve-command.js';
+import { registerWorkerCommand } from './commands/worker-command.js';
 import { registerHomeCommand } from './commands/home-command.js';
 import { registerConfigCommand } from './commands/config-command.js';
 import { registerInitCommand } from './commands/init-command.js';
@@ -65,6 +66,7 @@ shows each value and its source). The home is FORGE_HOME, else an existing ./.fo
   registerPolicyCommand(program);
   registerAgentCommand(program);
   registerServeCommand(program);
+  registerWorkerCommand(program);
   registerUsersCommand(program);
   registerApiKeysCommand(program);
   registerSecretKeyCommand(program);

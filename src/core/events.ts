@@ -17,8 +17,11 @@ import { z } from 'zod';
 export const haltReasonSchema = z.enum(['final_answer', 'converged', 'cap', 'cancelled', 'error', 'refused', 'interrupted', 'awaiting_approval', 'approval_expired']);
 export type HaltReason = z.infer<typeof haltReasonSchema>;
 
-/** Where a run stands: `running` and `waiting` (for an answer: an approval, an input) until it ends as one of the others. */
-export const runStatusSchema = z.enum(['running', 'waiting', 'completed', 'failed', 'cancelled', 'refused']);
+/**
+ * Where a run stands: `queued` (waiting for a worker, in the scaled mode; nothing ran yet), `running` and
+ * `waiting` (for an answer: an approval, an input) until it ends as one of the others.
+ */
+export const runStatusSchema = z.enum(['queued', 'running', 'waiting', 'completed', 'failed', 'cancelled', 'refused']);
 
 /** What a run is: an agent run, a convergence-gated run, a skill replay, or one direct tool call. */
 export const runKindSchema = z.enum(['agent', 'converge', 'skill', 'tool-call']);

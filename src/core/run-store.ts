@@ -34,7 +34,8 @@ export interface RunRecord {
   readonly updatedAt: string;
 }
 
-export type NewRun = Pick<RunRecord, 'id' | 'task' | 'model' | 'conversationId'> & Partial<Pick<RunRecord, 'kind' | 'owner' | 'logFile' | 'userId' | 'agent'>>;
+/** A new run starts `running` in the process that runs it, or `queued` for a worker to take (`claim` from `queued`). */
+export type NewRun = Pick<RunRecord, 'id' | 'task' | 'model' | 'conversationId'> & Partial<Pick<RunRecord, 'kind' | 'owner' | 'logFile' | 'userId' | 'agent'>> & { readonly status?: 'running' | 'queued' };
 
 /** Records of one account: its own, and with `includeUnowned` also those stored without an account (the first admin's). */
 export interface OwnedBy {
@@ -50,9 +51,10 @@ export interface RunStore {
   /**
    * Takes a stopped or paused run over for `owner`, atomically: when its status is one of `from`, it
    * becomes `running` with no halt reason or error, and true is returned; otherwise nothing changes and
-   * false is returned (another process claimed it first, or it is in no state to go on).
+   * false is returned (another process claimed it first, or it is in no state to go on). `logFile`, when
+   * given, becomes its run log (a worker taking a queued run writes the log on its own disk).
    */
-  claim(id: string, owner: RunOwner, from: readonly RunStatus[]): Promise<boolean>;
+  claim(id: string, owner: RunOwner, from: readonly RunStatus[], options?: { readonly logFile?: string }): Promise<boolean>;
   get(id: string): Promise<RunRecord | undefined>;
   /** Newest first; only runs in one of `statuses` when given; only runs started before run `before` when given (a cursor); only one account's with `ownedBy`. */
   list(options?: { limit?: number; statuses?: readonly RunStatus[]; before?: string; ownedBy?: OwnedBy }): Promise<RunRecord[]>;

@@ -30,8 +30,8 @@ export class RunRecorder {
    * one slow step (a new file), so it is done off the event loop; a run that cannot have a log (no
    * space, no permission, no file handle left) fails here, before it starts.
    */
-  static async open(bus: EventBus, runId: string, logFile: string, store: Store, options: { recorded?: readonly ForgeEvent[] } = {}): Promise<RunRecorder> {
-    const recorder = new RunRecorder(bus, runId, await openLog(logFile), store);
+  static async open(bus: EventBus, runId: string, logFile: string, store: Store, options: { recorded?: readonly ForgeEvent[]; committed?: (events: readonly ForgeEvent[]) => void } = {}): Promise<RunRecorder> {
+    const recorder = new RunRecorder(bus, runId, await openLog(logFile), store, options.committed);
     // A resumed run goes on numbering its steps after those it recorded before.
     if (options.recorded !== undefined) recorder.rows.derive(options.recorded);
     return recorder;
@@ -42,6 +42,8 @@ export class RunRecorder {
     private readonly runId: string,
     log: FileHandle,
     private readonly store: Store,
+    /** Told of each batch of events once the store has committed it (the scaled mode publishes them to other processes). */
+    private readonly committed?: (events: readonly ForgeEvent[]) => void,
   ) {
     this.rows = new StoreRowDeriver(runId);
     this.log = log;
@@ -91,6 +93,7 @@ export class RunRecorder {
           if (rows.runUpdate !== undefined) await writes.runs.update(this.runId, rows.runUpdate);
         }),
       )
+      .then(() => this.committed?.(events))
       .catch((error: unknown) => {
         this.failure ??= error;
       });

@@ -1,5 +1,6 @@
 export { RunEventFeed } from './run-event-feed.js';
-export { endInterruptedRuns, processAlive } from './interrupted-runs.js';
+export { endInterruptedRun, endInterruptedRuns, processAlive } from './interrupted-runs.js';
+export { followRemoteRun } from './remote-run-events.js';
 export { AmbiguousRunIdError, resolveRun } from './run-reference.js';
 export { RunNotDeletableError, RunNotResumableError, RunService, newRunId, type ActiveRun, type DeletedRun, type ResumeSpec, type ResumedRun, type RunHandle, type RunServiceOptions, type RunSpec } from './run-service.js';
 export { runView, type RunView } from './run-view.js';

@@ -34,7 +34,11 @@ export async function endInterruptedRuns(store: Store, alive: (owner: RunOwner) 
   return ended;
 }
 
-async function endInterruptedRun(store: Store, run: RunRecord): Promise<void> {
+/**
+ * Ends one run whose process is gone as `endInterruptedRuns` does: what its log holds beyond the store
+ * is stored (when the log is on this disk), then a `run-end`, `failed` with halt reason `interrupted`.
+ */
+export async function endInterruptedRun(store: Store, run: RunRecord): Promise<void> {
   const stored = await store.events.list(run.id);
   const logged = run.logFile === null ? [] : await loggedEvents(run.logFile, run.id);
   const storedUpTo = Math.max(-1, ...stored.map((event) => event.seq));

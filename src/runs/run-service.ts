@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import { describeError, ForgeError, NotFoundError, parseRunState, type AgentPin, type EventBus, type ForgeEvent, type RunKind, type RunOwner, type RunRecord, type RunState, type RunStatus, type Store } from '../core/index.js';
+import { describeError, ForgeError, NotFoundError, parseRunState, type AgentPin, type EventBus, type EventFanOut, type ForgeEvent, type RunKind, type RunOwner, type RunRecord, type RunState, type RunStatus, type Store } from '../core/index.js';
 import { finishRun, type LoopPersistence, type LoopResume, type RunSummary } from '../agent/index.js';
 import { createRunEmitter, type RunEmitter } from '../events/index.js';
 import { CostMeter, addCosts, type CostTotals } from '../llm/index.js';
 import { RunRecorder, runLogPath } from '../runlog/index.js';
-import { endInterruptedRuns, processAlive } from './interrupted-runs.js';
+import { endInterruptedRun, endInterruptedRuns, processAlive } from './interrupted-runs.js';
+import { followRemoteRun } from './remote-run-events.js';
 import { RunEventFeed } from './run-event-feed.js';
 import { resolveRun } from './run-reference.js';
 
@@ -41,7 +42,19 @@ export interface RunSpec<Result extends RunSummary> {
   readonly agent?: AgentPin;
   /** Cancels the run when it aborts (Ctrl-C, a closed connection), as `cancel` does. */
   readonly signal?: AbortSignal;
+  /** A run queued for a worker (`RunService.enqueue`) that this process takes and runs, instead of a new one. */
+  readonly queuedRunId?: string;
   execute(run: ActiveRun): Promise<Result>;
+}
+
+/** What a queued run is, recorded when it is queued: the worker that takes it runs it under this id. */
+export type QueuedRunSpec = Pick<RunSpec<RunSummary>, 'kind' | 'task' | 'model' | 'conversationId' | 'userId' | 'agent'>;
+
+/** A queued run that no worker may take any more: it was cancelled (or taken) first. */
+export class RunNotQueuedError extends ForgeError {
+  constructor(runId: string, status: string) {
+    super({ name: 'RunNotQueuedError', message: `Run ${runId} is not queued any more (it is ${status}); nothing was run.`, hint: 'See where it stands with `forge runs show`.' });
+  }
 }
 
 /** A stored run to go on with: a check of its state before it is claimed, and the work. */
@@ -102,6 +115,8 @@ export interface RunServiceOptions {
   readonly owner: RunOwner;
   /** Whether a run's owner still runs (default: same host and a live pid); a run whose owner is gone is interrupted. */
   readonly ownerAlive?: (owner: RunOwner) => boolean;
+  /** In the scaled mode: where committed events go to other processes, and where runs other processes run are followed from. */
+  readonly fanOut?: EventFanOut;
 }
 
 /**
@@ -120,10 +135,15 @@ export class RunService {
   /**
    * A run's events after `afterSeq`, each once, in order: what the store holds, then, while this process
    * runs it, every new one until it ends or pauses. A run running in another process gives what the
-   * store holds so far (a reader asks again from the last seq it got).
+   * store holds so far (a reader asks again from the last seq it got); in the scaled mode (a fan-out) it
+   * is followed live from there instead, until it ends or pauses (see `followRemoteRun`).
    */
-  async *eventsAfter(runId: string, afterSeq: number): AsyncIterable<ForgeEvent> {
+  async *eventsAfter(runId: string, afterSeq: number, signal?: AbortSignal): AsyncIterable<ForgeEvent> {
     const live = this.active.get(runId);
+    if (live === undefined && this.options.fanOut !== undefined) {
+      yield* followRemoteRun(this.options.store, this.options.fanOut, runId, afterSeq, signal);
+      return;
+    }
     const stored = await this.options.store.events.list(runId);
     const liveFrom = live?.feed.firstSeq ?? Number.POSITIVE_INFINITY;
     let last = afterSeq;
@@ -153,12 +173,57 @@ export class RunService {
     return [...this.active.keys()];
   }
 
+  /**
+   * Records a run for a worker to take (the scaled mode): its row, `queued`, with no owner and no log
+   * yet. The worker that takes the job starts it with `queuedRunId` (see `start`).
+   */
+  async enqueue(spec: QueuedRunSpec): Promise<RunRecord> {
+    return this.options.store.runs.create({ id: newRunId(), status: 'queued', kind: spec.kind, task: spec.task, model: spec.model, conversationId: spec.conversationId ?? null, userId: spec.userId ?? null, ...(spec.agent === undefined ? {} : { agent: spec.agent }) });
+  }
+
+  /**
+   * Ends a queued run that no worker took (its job was cancelled while it waited): `cancelled`, with the
+   * reason. False when it is not queued any more (a worker took it first: it is cancelled there).
+   */
+  async cancelQueued(runId: string, reason: string): Promise<boolean> {
+    const run = await this.options.store.runs.get(runId);
+    if (run?.status !== 'queued') return false;
+    await this.options.store.runs.update(runId, { status: 'cancelled', haltReason: 'cancelled', error: `Cancelled before a worker took it: ${reason}` });
+    return true;
+  }
+
+  /** A queued run that failed before it started (its job could not be queued, or the worker refused its request): `failed`, with the error. */
+  async failQueued(runId: string, error: unknown): Promise<void> {
+    const run = await this.options.store.runs.get(runId);
+    if (run?.status !== 'queued') return;
+    await this.options.store.runs.update(runId, { status: 'failed', haltReason: 'error', error: describeError(error).message });
+  }
+
+  /**
+   * A run left `running` by a worker that is gone (its job's lock expired: the queue handed the job to
+   * this process), ended as `failed`/`interrupted` like any run whose process died (see
+   * `endInterruptedRun`), so that it can be resumed from its last checkpoint here. False when the run is
+   * not running (it ended, paused, or was never taken).
+   */
+  async endAbandoned(runId: string): Promise<boolean> {
+    const run = await this.options.store.runs.get(runId);
+    if (run?.status !== 'running' || this.active.has(runId)) return false;
+    await endInterruptedRun(this.options.store, run);
+    return true;
+  }
+
   start<Result extends RunSummary>(spec: RunSpec<Result>): RunHandle<Result> {
     const { store, home, owner } = this.options;
-    const runId = newRunId();
+    const runId = spec.queuedRunId ?? newRunId();
     const logFile = runLogPath(home, runId);
+    const queuedRunId = spec.queuedRunId;
     return this.launch(runId, logFile, spec.signal, {
-      begin: () => store.runs.create({ id: runId, kind: spec.kind, task: spec.task, model: spec.model, conversationId: spec.conversationId ?? null, owner, logFile, userId: spec.userId ?? null, ...(spec.agent === undefined ? {} : { agent: spec.agent }) }),
+      begin:
+        queuedRunId === undefined
+          ? () => store.runs.create({ id: runId, kind: spec.kind, task: spec.task, model: spec.model, conversationId: spec.conversationId ?? null, owner, logFile, userId: spec.userId ?? null, ...(spec.agent === undefined ? {} : { agent: spec.agent }) })
+          : async () => {
+              if (!(await store.runs.claim(queuedRunId, owner, ['queued'], { logFile }))) throw new RunNotQueuedError(queuedRunId, (await store.runs.get(queuedRunId))?.status ?? 'gone');
+            },
       recorded: [],
       execute: (run) => spec.execute(run),
     });
@@ -199,7 +264,7 @@ export class RunService {
     signal: AbortSignal | undefined,
     how: { begin(): Promise<unknown>; recorded: readonly ForgeEvent[]; execute(run: ActiveRun): Promise<Result> },
   ): RunHandle<Result> {
-    const { store, bus } = this.options;
+    const { store, bus, fanOut } = this.options;
     const controller = new AbortController();
     const onAbort = () => controller.abort(signal?.reason ?? 'cancelled');
     if (signal?.aborted === true) onAbort();
@@ -211,7 +276,7 @@ export class RunService {
         await how.begin();
         let recorder: RunRecorder;
         try {
-          recorder = await RunRecorder.open(bus, runId, logFile, store, { recorded: how.recorded });
+          recorder = await RunRecorder.open(bus, runId, logFile, store, { recorded: how.recorded, ...(fanOut === undefined ? {} : { committed: (events) => publishCommitted(fanOut, runId, events) }) });
         } catch (error) {
           // A run that cannot have a log does not start; its row says why instead of staying `running`.
           await store.runs.update(runId, { status: 'failed', haltReason: 'error', error: `Its run log ${logFile} could not be opened: ${describeError(error).message}` });
@@ -313,6 +378,11 @@ export class RunService {
     const host = this.options.owner.host;
     return endInterruptedRuns(this.options.store, this.options.ownerAlive ?? ((candidate: RunOwner) => processAlive(candidate, host)));
   }
+}
+
+/** Committed events go to the other processes; a fan-out that fails loses only live delivery (readers fall back to the store). */
+function publishCommitted(fanOut: EventFanOut, runId: string, events: readonly ForgeEvent[]): void {
+  fanOut.publish(runId, events).catch((error: unknown) => process.stderr.write(`forge: could not publish run ${runId}'s events to other processes: ${describeError(error).message}\n`));
 }
 
 /** What a run's recorded model calls cost, carried into its resumed meter. */

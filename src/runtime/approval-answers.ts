@@ -6,6 +6,7 @@ import { processAlive } from '../runs/index.js';
 import { storedApprovals } from './stored-approvals.js';
 import type { ForgeRuntime, RunTaskResult } from './forge-runtime.js';
 import { beginResume, resumeTask, type ResumeTaskOptions } from './resume-task.js';
+import { queueResume } from './run-jobs-queue.js';
 
 /** An answer that cannot be given: no such request, already answered or used, or bound to another input. */
 export class ApprovalAnswerError extends ForgeError {
@@ -77,9 +78,16 @@ export async function answerApproval(runtime: ForgeRuntime, given: AnswerApprova
   if (settled === undefined) throw new ApprovalAnswerError(`The request for ${options.callId} of run ${options.runId} was answered by someone else first.`, 'See `forge approvals list --all`.');
   const grant = options.always === undefined ? null : await grantAlways(runtime, settled, options.answeredBy ?? 'cli');
   const run = await runtime.runs.get(options.runId);
-  const waiter = run.owner !== null && run.owner.pid !== process.pid && processAlive(run.owner, runtime.runs.host);
+  // Embedded, a live owner (a terminal's `forge run`) polls for its answers and resumes the run itself.
+  // Scaled, the worker that paused the run let it go: a resume is queued, and should a terminal still
+  // wait for it, the first to claim the run resumes it (the other's claim fails; nothing runs twice).
+  const waiter = runtime.mode === 'embedded' && run.owner !== null && run.owner.pid !== process.pid && processAlive(run.owner, runtime.runs.host);
   const stillPending = await store.approvals.list({ runId: options.runId, statuses: ['pending'] });
   if (run.status !== 'waiting' || waiter || stillPending.length > 0) return { approval: settled, grant, resumed: null, resuming: false };
+  if (runtime.mode === 'scaled') {
+    await queueResume(runtime, options.runId);
+    return { approval: settled, grant, resumed: null, resuming: true };
+  }
   const resumeOptions = { ...options.resume, approvals: storedApprovals(runtime) };
   if (options.background === true) {
     const { handle } = await beginResume(runtime, options.runId, resumeOptions);

@@ -61,6 +61,9 @@ export const forgeEnvironmentSchema = z.object({
   FORGE_TEST_MODEL: z.string().optional(),
   FORGE_RESCUE_MODEL: z.string().optional(),
   FORGE_DATABASE_URL: z.string().optional(),
+  FORGE_REDIS_URL: z.string().regex(/^rediss?:\/\//, { message: 'FORGE_REDIS_URL must be a redis:// or rediss:// URL (e.g. redis://127.0.0.1:6379), or unset for the embedded mode' }).optional().or(z.literal('')),
+  FORGE_QUEUE_LOCK_MS: positiveInteger('FORGE_QUEUE_LOCK_MS'),
+  FORGE_REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]{1,40}$/, { message: 'FORGE_REDIS_PREFIX must be 1-40 letters, digits, _ . or -' }).optional(),
   FORGE_ALLOW_HOSTS: z.string().optional(),
   FORGE_RESOLVE: z.string().optional(),
   FORGE_SECRET_KEY: z.string().optional(),
@@ -86,6 +89,10 @@ export const forgeEnvironmentSchema = z.object({
   FORGE_API_TIMEOUT: positiveInteger('FORGE_API_TIMEOUT'),
   /** Origins (exact, commas between) whose pages may call `forge serve` across origins; default none (same origin only). */
   FORGE_CORS_ORIGINS: z.string().optional(),
+  FORGE_SERVE_HOST: z.string().trim().min(1, { message: 'FORGE_SERVE_HOST must name an address, e.g. 0.0.0.0 or 127.0.0.1' }).optional(),
+  FORGE_SERVE_PORT: wholeNumber('FORGE_SERVE_PORT').refine((port) => port === undefined || port <= 65_535, { message: 'FORGE_SERVE_PORT must be a port (0-65535)' }),
+  FORGE_WORKER_CONCURRENCY: positiveInteger('FORGE_WORKER_CONCURRENCY'),
+  FORGE_WORKER_HEALTH_PORT: wholeNumber('FORGE_WORKER_HEALTH_PORT').refine((port) => port === undefined || port <= 65_535, { message: 'FORGE_WORKER_HEALTH_PORT must be a port (0-65535)' }),
   /** Tools whose every call needs an approval, by exact name, commas between. */
   FORGE_REQUIRE_APPROVAL: z.string().optional(),
   /** The folder the workspace tools (files, git, shell) work in; default FORGE_HOME/workspace. */
@@ -108,6 +115,16 @@ export interface ForgeConfig {
   /** The data folder (runs, database, toolbox). */
   readonly home: string;
   readonly databaseUrl: string;
+  /** The scaled mode's Redis (FORGE_REDIS_URL): runs go to `forge worker` processes through BullMQ and their events fan out through pub/sub; none: the embedded mode. */
+  readonly redisUrl: string | undefined;
+  /** The prefix of every Redis key and channel Forge uses (FORGE_REDIS_PREFIX, default `forge`), so installations can share a Redis. */
+  readonly redisPrefix: string;
+  /**
+   * How long a worker's hold on a job lasts without renewal (FORGE_QUEUE_LOCK_MS, default 30,000): a
+   * worker that dies leaves its runs to another within about one and a half of it. Shorter recovers
+   * sooner; too short hands a run that is merely slow (an event loop blocked that long) to a second worker.
+   */
+  readonly queueLockMs: number;
   readonly allowHosts: string;
   readonly resolve: string;
   /** The key that encrypts secrets at rest (FORGE_SECRET_KEY); a generated key file is used without it. */
@@ -124,6 +141,10 @@ export interface ForgeConfig {
   readonly requireApproval: readonly string[];
   /** The HTTP API's limits (`forge serve`). */
   readonly api: ApiLimits;
+  /** Where `forge serve` listens when its flags do not say (FORGE_SERVE_HOST, FORGE_SERVE_PORT; default 127.0.0.1:7700). */
+  readonly serve: { readonly host: string; readonly port: number };
+  /** `forge worker`'s defaults (FORGE_WORKER_CONCURRENCY, default 50; FORGE_WORKER_HEALTH_PORT, default none). */
+  readonly worker: { readonly concurrency: number; readonly healthPort: number | undefined };
   /** The folder the workspace tools work in, absolute (FORGE_WORKSPACE, default FORGE_HOME/workspace). */
   readonly workspace: string;
   /** The optional tool groups put in the catalog (FORGE_ENABLE_TOOLS). */
@@ -159,6 +180,9 @@ export function configFromEnvironment(env: Environment, cwd: string = process.cw
   return {
     home,
     databaseUrl,
+    redisUrl: settings.FORGE_REDIS_URL?.trim() || undefined,
+    redisPrefix: settings.FORGE_REDIS_PREFIX ?? 'forge',
+    queueLockMs: settings.FORGE_QUEUE_LOCK_MS ?? 30_000,
     allowHosts: settings.FORGE_ALLOW_HOSTS ?? '',
     resolve: settings.FORGE_RESOLVE ?? '',
     secretKey: settings.FORGE_SECRET_KEY?.trim() || undefined,
@@ -174,6 +198,8 @@ export function configFromEnvironment(env: Environment, cwd: string = process.cw
       timeoutMs: (settings.FORGE_API_TIMEOUT ?? 60) * 1000,
       corsOrigins: parseOrigins(settings.FORGE_CORS_ORIGINS ?? ''),
     },
+    serve: { host: settings.FORGE_SERVE_HOST ?? '127.0.0.1', port: settings.FORGE_SERVE_PORT ?? 7700 },
+    worker: { concurrency: settings.FORGE_WORKER_CONCURRENCY ?? 50, healthPort: settings.FORGE_WORKER_HEALTH_PORT },
     workspace: path.resolve(cwd, settings.FORGE_WORKSPACE?.trim() || path.join(home, 'workspace')),
     enabledToolGroups: parseToolGroups(settings.FORGE_ENABLE_TOOLS ?? ''),
     callGuards: {

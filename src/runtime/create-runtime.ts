@@ -4,7 +4,7 @@ import { runSkill } from './skill-runs.js';
 import { hostname } from 'node:os';
 import { refuseApprovals } from '../agent/index.js';
 import { PolicyEngine, PolicyService } from '../policy/index.js';
-import type { ApprovalGate, Credentials, EventBus, GuardedFetch, JobQueue, Policy, Store } from '../core/index.js';
+import type { ApprovalGate, Credentials, EventBus, EventFanOut, GuardedFetch, JobQueue, Policy, Store } from '../core/index.js';
 import { InProcessEventBus } from '../events/index.js';
 import { EnvironmentCredentials } from '../llm/index.js';
 import { InProcessJobQueue } from '../queue/index.js';
@@ -44,8 +44,15 @@ export interface ForgeRuntime {
   readonly approvalSealer: ApprovalSealer;
   /** Where model keys come from; every key read through it is added to `redactor` first. */
   readonly credentials: Credentials;
-  /** Work for whichever worker is free; in-process by default. */
+  /** Work for whichever worker is free; in-process by default, BullMQ in the scaled mode. */
   readonly queue: JobQueue;
+  /**
+   * `embedded`: this process runs every run it starts. `scaled` (FORGE_REDIS_URL, or a fan-out given):
+   * a server queues runs for `forge worker` processes, and follows their events through `fanOut`.
+   */
+  readonly mode: 'embedded' | 'scaled';
+  /** The scaled mode's event fan-out between processes; none when embedded. */
+  readonly fanOut: EventFanOut | undefined;
   /** Remote MCP servers: reconnected from the store on open, their tools in the catalog while connected. */
   readonly mcp: McpConnectionManager;
   /** Synthesized and hand-added tools, held by the store (their files in `FORGE_HOME/toolbox`); its promoted tools are in the catalog. */
@@ -103,8 +110,10 @@ export interface RuntimeParts {
   readonly approvals?: ApprovalGate;
   /** Default: the vendors' environment variables in `config.env` (`OPENAI_API_KEY`, …). */
   readonly credentials?: Credentials;
-  /** Default: an `InProcessJobQueue`. */
+  /** Default: an `InProcessJobQueue`; in the scaled mode a BullMQ queue on FORGE_REDIS_URL. */
   readonly queue?: JobQueue;
+  /** Given, the runtime runs scaled: runs are queued for workers and their events followed through it. Default: Redis pub/sub on FORGE_REDIS_URL, or none. */
+  readonly fanOut?: EventFanOut;
   /**
    * The redactor to use and add this runtime's secrets to, so a composition root that prints (the CLI)
    * redacts what the runtime learns; a new one when absent.
@@ -132,9 +141,10 @@ export async function createRuntime(parts: RuntimeParts = {}): Promise<ForgeRunt
   for (const tool of optionalTools) registry.register(tool);
   const redactor = parts.redactor ?? new SecretRedactor();
   for (const secret of secretsFromEnvironment(config.env)) redactor.add(secret);
-  const queue = parts.queue ?? new InProcessJobQueue();
+  const scaling = await openScaling(config, parts);
+  const { queue, fanOut } = scaling;
   const store = parts.store ?? (await openStore({ url: config.databaseUrl }).catch(async (error: unknown) => {
-    await queue.close();
+    await scaling.close();
     throw error;
   }));
   const secrets = installationSecretBox({ secretKey: config.secretKey, home: config.home });
@@ -151,7 +161,7 @@ export async function createRuntime(parts: RuntimeParts = {}): Promise<ForgeRunt
     ...(parts.mcp?.timeoutMs === undefined ? {} : { timeoutMs: parts.mcp.timeoutMs }),
   });
   const close = async () => {
-    await queue.close();
+    await scaling.close();
     await mcp.close();
     await closeOptionalTools(optionalTools);
     await store.close();
@@ -162,7 +172,7 @@ export async function createRuntime(parts: RuntimeParts = {}): Promise<ForgeRunt
     const toolbox = await Toolbox.open(toolboxFolder(config.home), store.toolbox);
     const notices = [...(toolbox.migration === null ? [] : [describeManifestMigration(toolbox.migration)]), ...(await toolbox.unreadable()).map(describeUnreadableEntry)];
     const bus = parts.bus ?? new InProcessEventBus({ redactor });
-    const runs = new RunService({ store, bus, home: config.home, owner: { pid: process.pid, host: hostname() } });
+    const runs = new RunService({ store, bus, home: config.home, owner: { pid: process.pid, host: hostname() }, ...(fanOut === undefined ? {} : { fanOut }) });
     // A run a dead process left running is ended now, loudly, never left running for ever.
     await runs.endInterruptedRuns();
     await mcp.start({ waitMs: parts.mcp?.startupWaitMs ?? 3_000 });
@@ -184,6 +194,8 @@ export async function createRuntime(parts: RuntimeParts = {}): Promise<ForgeRunt
       approvalSealer: new ApprovalSealer(secrets),
       credentials: redactedCredentials(parts.credentials ?? new EnvironmentCredentials(config.env), redactor),
       queue,
+      mode: fanOut === undefined ? 'embedded' : 'scaled',
+      fanOut,
       mcp,
       toolbox,
       notices,
@@ -206,6 +218,24 @@ export async function createRuntime(parts: RuntimeParts = {}): Promise<ForgeRunt
     await close();
     throw error;
   }
+}
+
+/**
+ * The queue and the fan-out: given parts as they are; else, with FORGE_REDIS_URL, BullMQ and Redis
+ * pub/sub on it (loaded only then); else the in-process queue and no fan-out (the embedded mode).
+ */
+async function openScaling(config: ForgeConfig, parts: RuntimeParts): Promise<{ queue: JobQueue; fanOut: EventFanOut | undefined; close(): Promise<void> }> {
+  if (parts.queue !== undefined || parts.fanOut !== undefined || config.redisUrl === undefined) {
+    const queue = parts.queue ?? new InProcessJobQueue();
+    return { queue, fanOut: parts.fanOut, close: async () => {
+      await queue.close();
+      await parts.fanOut?.close();
+    } };
+  }
+  const { openRedisScaling } = await import('../scaling/index.js');
+  // A worker renews its hold on a job every half lock; one that died leaves its jobs to another after lock + check interval.
+  const lock = config.queueLockMs;
+  return openRedisScaling({ url: config.redisUrl, prefix: config.redisPrefix, queue: { lockDurationMs: lock, stalledIntervalMs: Math.max(250, Math.round(lock / 2)) } });
 }
 
 function describeManifestMigration(migration: ToolboxManifestMigration): string {

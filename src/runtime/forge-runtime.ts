@@ -66,6 +66,8 @@ export interface RunTaskOptions {
   readonly prepare?: (run: ActiveRun, model: ResolvedModel) => Promise<{ readonly system: string } | { readonly reply: string }>;
   /** The agent definition version the run runs (`runAgentTask`): recorded with the run, its scopes, answer check and model settings applied. */
   readonly agent?: AgentLoopSettings;
+  /** A run queued for a worker (the scaled mode) that this process takes, instead of a new run. */
+  readonly queuedRunId?: string;
 }
 
 export interface RunTaskResult extends AgentRunResult {
@@ -118,6 +120,7 @@ export async function startTask(runtime: ForgeRuntime, options: RunTaskOptions):
     userId: options.userId ?? null,
     ...(options.agent === undefined ? {} : { agent: options.agent.pin }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.queuedRunId === undefined ? {} : { queuedRunId: options.queuedRunId }),
     execute: async (run): Promise<AgentRunResult | ConvergeRunResult> => {
       await saveRunPolicy(runtime, run.runId, policyRules, options.userId);
       for (const body of options.preludeEvents ?? []) run.emitter.emit(body);

@@ -73,20 +73,18 @@ export function registerRunsCommand(program: Command): void {
 
   runs
     .command('cancel')
-    .description('Cancel a run that waits for an approval: its waiting calls never run and it ends cancelled.')
-    .argument('<run-id>', 'the waiting run (its id or a unique prefix)')
+    .description('Cancel a run that waits for an approval (its waiting calls never run), or in the scaled mode one that is queued or runs on a worker.')
+    .argument('<run-id>', 'the run (its id or a unique prefix)')
     .option('--reason <text>', 'why (recorded)', 'cancelled from the command line')
     .option('--json', 'print JSON')
     .action(async (reference: string, options: { reason: string; json?: boolean }) => {
       const json = options.json === true;
       await withRuntime(json, async (runtime) => {
-        const { cancelWaitingRun } = await import('../../runtime/index.js');
+        const { cancelRun } = await import('../../runtime/index.js');
         const { runView } = await import('../../runs/index.js');
-        const { id } = await runtime.runs.get(reference);
-        await cancelWaitingRun(runtime, id, options.reason);
-        const run = await runtime.runs.get(id);
+        const run = await cancelRun(runtime, reference, options.reason);
         if (json) printJson(runView(run));
-        else printOut(`Cancelled run ${id}.\n`);
+        else printOut(`Cancelled run ${run.id}${run.status === 'cancelled' ? '' : ` (it is ${run.status} now)`}.\n`);
         return EXIT.ok;
       });
     });

@@ -4,8 +4,8 @@ import { printJson, printOut } from '../terminal-output.js';
 import { withRuntime } from '../with-runtime.js';
 
 interface ServeOptions {
-  host: string;
-  port: number;
+  host?: string;
+  port?: number;
   allowedHost?: string[];
   expose?: string[];
   skill?: string[];
@@ -22,8 +22,8 @@ export function registerServeCommand(program: Command): void {
   program
     .command('serve')
     .description('Serve the HTTP API (runs, their live events, approvals) on 127.0.0.1:7700.')
-    .option('--host <address>', 'address to listen on; anything but loopback needs --auth password or accounts', '127.0.0.1')
-    .option('--port <port>', 'port to listen on (0 picks a free one, shown once listening)', parsePort('--port'), 7700)
+    .option('--host <address>', 'address to listen on; anything but loopback needs --auth password or accounts (default FORGE_SERVE_HOST, else 127.0.0.1)')
+    .option('--port <port>', 'port to listen on, 0 picks a free one, shown once listening (default FORGE_SERVE_PORT, else 7700)', parsePort('--port'))
     .option('--allowed-host <host>', 'another Host value to answer to (behind a proxy); repeatable', collect)
     .option('--expose <tools...>', 'also serve Forge over MCP at /mcp, offering these registry tools (by exact name)')
     .option('--skill <names...>', 'also serve Forge over MCP at /mcp, publishing these stored skills as skill_{name}')
@@ -62,8 +62,8 @@ Examples:
           const openSignup = options.openSignup === true || runtime.config.env['FORGE_OPEN_SIGNUP'] === '1';
           const mcp = options.expose === undefined && options.skill === undefined ? undefined : { exposedTools: options.expose ?? [], publishedSkills: options.skill ?? [] };
           const server = await serveApi(runtime, {
-            host: options.host,
-            port: options.port,
+            host: options.host ?? runtime.config.serve.host,
+            port: options.port ?? runtime.config.serve.port,
             auth,
             openSignup,
             ...(token === undefined ? {} : { token }),

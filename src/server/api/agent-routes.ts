@@ -13,7 +13,7 @@ import {
   importAgentYaml,
   type AgentAuthor,
 } from '../../agents/index.js';
-import { agentServiceOf, startAgentTask, storedApprovals } from '../../runtime/index.js';
+import { agentServiceOf, dispatchRun } from '../../runtime/index.js';
 import { startedRunSchema } from './api-schemas.js';
 import { ApiError, type ApiRoute, type RouteContext } from './api-route.js';
 import { requireAdmin } from './admin-only.js';
@@ -196,16 +196,17 @@ export const agentRoutes: readonly ApiRoute[] = [
     async handle(context) {
       refuseWhileShuttingDown(context);
       const body = agentRunRequestSchema.parse(context.body);
-      const { handle } = await startAgentTask(context.runtime, {
-        agent: context.params['agent']!,
-        task: body.task,
-        userId: newRecordOwner(context),
-        ...(body.params === undefined ? {} : { params: body.params }),
-        ...(body.model === undefined ? {} : { model: body.model }),
-        // Like POST /runs: the run waits for its approvals, which its owner answers through the API.
-        approvals: storedApprovals(context.runtime),
-      });
-      return startedRunAnswer(handle);
+      // Like POST /runs: the run waits for its approvals, which its owner answers through the API.
+      return startedRunAnswer(
+        await dispatchRun(context.runtime, {
+          kind: 'agent-task',
+          agent: context.params['agent']!,
+          task: body.task,
+          userId: newRecordOwner(context),
+          ...(body.params === undefined ? {} : { params: body.params }),
+          ...(body.model === undefined ? {} : { model: body.model }),
+        }),
+      );
     },
   },
 ];

@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { ConfigurationError, NotFoundError, type ConversationRecord, type RunRecord } from '../../core/index.js';
 import { approvalGrantView, approvalView, runView } from '../../runs/index.js';
-import { answerApproval, beginResume, cancelWaitingRun, listApprovals, listGrants, revokeGrant, startAgentTask, startTask, storedApprovals, type ForgeRuntime } from '../../runtime/index.js';
+import { answerApproval, cancelRun, dispatchResume, dispatchRun, listApprovals, listGrants, revokeGrant } from '../../runtime/index.js';
 import { FORGE_VERSION } from '../../version.js';
 import {
   approvalAnswerRequestSchema,
@@ -96,19 +96,20 @@ export const apiRoutes: readonly ApiRoute[] = [
       const body = startRunRequestSchema.parse(context.body);
       const { runtime } = context;
       if (body.conversation_id !== undefined) await requireOwnedConversation(context, body.conversation_id);
-      const { handle } = await startTask(runtime, {
-        task: body.task,
-        userId: newRecordOwner(context),
-        ...(body.model === undefined ? {} : { model: body.model }),
-        ...(body.tools === undefined ? {} : { tools: body.tools }),
-        ...(body.conversation_id === undefined ? {} : { conversationId: body.conversation_id }),
-        ...(body.converge === true ? { converge: true } : {}),
-        ...(body.max_iterations === undefined ? {} : { maxIterations: body.max_iterations }),
-        ...(body.policy_rules === undefined ? {} : { policyRules: body.policy_rules }),
-        // Runs started over the API always wait for their approvals: the owner answers through the API.
-        approvals: storedApprovals(runtime),
-      });
-      return startedRunAnswer(handle);
+      // Runs started over the API always wait for their approvals: the owner answers through the API.
+      return startedRunAnswer(
+        await dispatchRun(runtime, {
+          kind: 'task',
+          task: body.task,
+          userId: newRecordOwner(context),
+          ...(body.model === undefined ? {} : { model: body.model }),
+          ...(body.tools === undefined ? {} : { tools: body.tools }),
+          ...(body.conversation_id === undefined ? {} : { conversationId: body.conversation_id }),
+          ...(body.converge === true ? { converge: true } : {}),
+          ...(body.max_iterations === undefined ? {} : { maxIterations: body.max_iterations }),
+          ...(body.policy_rules === undefined ? {} : { policyRules: body.policy_rules }),
+        }),
+      );
     },
   },
   {
@@ -151,14 +152,7 @@ export const apiRoutes: readonly ApiRoute[] = [
       const run = await requireOwnedRun(context, context.params['run_id']!);
       const runId = run.id;
       const reason = cancelRunRequestSchema.parse(context.body ?? {}).reason ?? 'cancelled through the API';
-      if (runtime.runs.cancelActive(runId, reason)) {
-        await waitUntilInactive(runtime, runId);
-      } else if (run.status === 'waiting') {
-        await cancelWaitingRun(runtime, runId, reason);
-      } else {
-        throw new ApiError(409, 'RunNotCancellable', `Run ${runId} is ${run.status}; there is nothing to cancel here.`, run.status === 'running' ? 'It runs in another process; cancel it there.' : 'Only a running or waiting run can be cancelled.');
-      }
-      return apiRunView(await runtime.runs.get(runId));
+      return apiRunView(await cancelRun(runtime, runId, reason));
     },
   },
   {
@@ -171,8 +165,7 @@ export const apiRoutes: readonly ApiRoute[] = [
     async handle(context) {
       refuseWhileShuttingDown(context);
       const run = await requireOwnedRun(context, context.params['run_id']!);
-      const { handle } = await beginResume(context.runtime, run.id);
-      return startedRunAnswer(handle);
+      return startedRunAnswer(await dispatchResume(context.runtime, run.id));
     },
   },
   {
@@ -262,13 +255,15 @@ export const apiRoutes: readonly ApiRoute[] = [
         userId: newRecordOwner(context),
         conversationId: conversation.id,
         ...(body.model === undefined ? {} : { model: body.model }),
-        approvals: storedApprovals(runtime),
       };
-      const { handle } =
-        body.agent === undefined
-          ? await startTask(runtime, { ...common, ...(body.tools === undefined ? {} : { tools: body.tools }) })
-          : await startAgentTask(runtime, { ...common, agent: body.agent, context: 'chat', ...(body.params === undefined ? {} : { params: Object.fromEntries(Object.entries(body.params).map(([name, value]) => [name, String(value)])) }) });
-      return startedRunAnswer(handle);
+      return startedRunAnswer(
+        await dispatchRun(
+          runtime,
+          body.agent === undefined
+            ? { kind: 'task', ...common, ...(body.tools === undefined ? {} : { tools: body.tools }) }
+            : { kind: 'agent-task', ...common, agent: body.agent, context: 'chat', ...(body.params === undefined ? {} : { params: Object.fromEntries(Object.entries(body.params).map(([name, value]) => [name, String(value)])) }) },
+        ),
+      );
     },
   },
   {
@@ -340,9 +335,3 @@ export const apiRoutes: readonly ApiRoute[] = [
   ...usageRoutes,
 ];
 
-/** Resolves once the run service no longer runs `runId` (its cancellation has ended it). */
-async function waitUntilInactive(runtime: ForgeRuntime, runId: string): Promise<void> {
-  for await (const _event of runtime.runs.eventsAfter(runId, Number.MAX_SAFE_INTEGER - 1)) {
-    // Nothing to read: the loop ends when the run's feed closes.
-  }
-}

@@ -89,6 +89,7 @@ function statusOf(error: unknown): number {
       case 'DuplicateRecordError':
       case 'SkillConflictError':
       case 'RunNotResumableError':
+      case 'RunNotCancellableError':
       case 'ApprovalAnswerError':
       case 'RunStateError':
         return 409;

@@ -22,7 +22,7 @@ function sseFrame(event: ForgeEvent): Uint8Array {
  * holds the `run-end` of its interruption, then `run-resume` and the rest.
  */
 export function runEventStream(runtime: ForgeRuntime, runId: string, afterSeq: number, options: { signal: AbortSignal; shutdown: AbortSignal }): Response {
-  const events = runtime.runs.eventsAfter(runId, afterSeq)[Symbol.asyncIterator]();
+  const events = runtime.runs.eventsAfter(runId, afterSeq, options.signal)[Symbol.asyncIterator]();
   let lastSeq = afterSeq;
   let done = false;
   let pending: Promise<IteratorResult<ForgeEvent>> | undefined;

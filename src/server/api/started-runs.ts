@@ -1,4 +1,3 @@
-import type { RunHandle } from '../../runtime/index.js';
 import type { StartedRun } from './api-schemas.js';
 import { ApiError, type RouteContext } from './api-route.js';
 
@@ -8,10 +7,9 @@ export function refuseWhileShuttingDown(context: RouteContext): void {
 }
 
 /**
- * The answer to a route that started a run: its id and where its events stream. The run goes on after
- * the response, its outcome in its record and its events: its result is let go of here, never awaited.
+ * The answer to a route that started (or queued) a run: its id and where its events stream. The run
+ * goes on after the response, in this process or on a worker; its outcome is in its record and events.
  */
-export function startedRunAnswer(handle: RunHandle<unknown>): StartedRun {
-  handle.result.catch(() => undefined);
-  return { run_id: handle.runId, events_url: `/api/v1/runs/${encodeURIComponent(handle.runId)}/events` };
+export function startedRunAnswer(started: { readonly runId: string }): StartedRun {
+  return { run_id: started.runId, events_url: `/api/v1/runs/${encodeURIComponent(started.runId)}/events` };
 }

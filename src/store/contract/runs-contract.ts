@@ -63,6 +63,19 @@ export function describeRunsContract(context: StoreContractContext): void {
       expect((await store.runs.list({ ownedBy: { userId: 'bob', includeUnowned: false }, before: 'run-bob' })).map((run) => run.id)).toEqual([]);
     });
 
+    it('queues a run for a worker, which claims it once, with the run log on its own disk', async () => {
+      const queued = await store.runs.create({ ...newRun('run-queued'), status: 'queued' });
+      const workers = [{ pid: 11, host: 'worker-a' }, { pid: 12, host: 'worker-b' }];
+
+      const claims = await Promise.all(workers.map((owner) => store.runs.claim('run-queued', owner, ['queued'], { logFile: `/var/forge/${owner.host}/run-queued.jsonl` })));
+
+      expect(queued).toMatchObject({ status: 'queued', owner: null, logFile: null });
+      expect(claims.filter(Boolean)).toHaveLength(1);
+      const winner = workers[claims.indexOf(true)]!;
+      expect(await store.runs.get('run-queued')).toMatchObject({ status: 'running', owner: winner, logFile: `/var/forge/${winner.host}/run-queued.jsonl` });
+      expect((await store.runs.list({ statuses: ['queued'] })).map((run) => run.id)).toEqual([]);
+    });
+
     it('gets nothing for an unknown id', async () => {
       expect(await store.runs.get('missing')).toBeUndefined();
     });

@@ -32,7 +32,7 @@ export class LibsqlRunStore implements RunStore {
       kind: run.kind ?? 'agent',
       task: run.task,
       model: run.model,
-      status: 'running',
+      status: run.status ?? 'running',
       haltReason: null,
       answer: null,
       conversationId: run.conversationId,
@@ -53,8 +53,8 @@ export class LibsqlRunStore implements RunStore {
         // The row is exactly `record`: nothing to read back.
         statement: {
           sql: `INSERT INTO runs (id, kind, task, model, status, conversation_id, llm_calls, input_tokens, output_tokens, cost_usd, owner_pid, owner_host, log_file, user_id, agent_slug, agent_version, created_at, updated_at)
-                VALUES (?, ?, ?, ?, 'running', ?, 0, 0, 0, 0, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          args: [record.id, record.kind, record.task, record.model, record.conversationId, record.owner?.pid ?? null, record.owner?.host ?? null, record.logFile, record.userId, record.agent?.slug ?? null, record.agent?.version ?? null, now, now],
+                VALUES (?, ?, ?, ?, ?, ?, 0, 0, 0, 0, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          args: [record.id, record.kind, record.task, record.model, record.status, record.conversationId, record.owner?.pid ?? null, record.owner?.host ?? null, record.logFile, record.userId, record.agent?.slug ?? null, record.agent?.version ?? null, now, now],
         },
         onError: (error) => (constraintViolation(error) === 'unique' ? new DuplicateRecordError('run', { id: run.id }) : error),
       },
@@ -67,14 +67,14 @@ export class LibsqlRunStore implements RunStore {
     return runFromRow(result!.rows[0]!);
   }
 
-  async claim(id: string, owner: RunOwner, from: readonly RunStatus[]): Promise<boolean> {
+  async claim(id: string, owner: RunOwner, from: readonly RunStatus[], options: { readonly logFile?: string } = {}): Promise<boolean> {
     if (from.length === 0) return false;
     const [result] = await this.sql.write([
       {
         statement: {
-          sql: `UPDATE runs SET status = 'running', halt_reason = NULL, error = NULL, owner_pid = ?, owner_host = ?, updated_at = ?
+          sql: `UPDATE runs SET status = 'running', halt_reason = NULL, error = NULL, owner_pid = ?, owner_host = ?, log_file = COALESCE(?, log_file), updated_at = ?
                 WHERE id = ? AND status IN (${from.map(() => '?').join(', ')})`,
-          args: [owner.pid, owner.host, new Date().toISOString(), id, ...from],
+          args: [owner.pid, owner.host, options.logFile ?? null, new Date().toISOString(), id, ...from],
         },
       },
     ]);
