@@ -60,6 +60,13 @@ export interface ActiveJob {
   readonly payload: unknown;
   /** 1 for the first attempt. */
   readonly attempt: number;
+  /**
+   * True when an earlier attempt of this job started and never settled: the worker running it died (or
+   * stopped renewing its hold on the job) and a durable queue delivered the job again. That attempt may
+   * have done part of the work, so a handler resumes rather than starts over. False (or absent) otherwise,
+   * always on the in-process queue.
+   */
+  readonly redelivered?: boolean;
   /** Aborts, with the cancellation's reason, when the job is cancelled while this attempt runs. */
   readonly signal: AbortSignal;
 }
@@ -92,8 +99,10 @@ export interface JobWorker {
  * Work to be done by whichever worker is free: agent runs, replays, syntheses, scheduled work. Jobs
  * start in the order they were enqueued (a retry queues again behind the jobs waiting when its backoff
  * ends); no worker runs more attempts at once than its concurrency; a job is attempted again only when
- * it was enqueued with `retry`. The in-process queue is the embedded default; a durable one (BullMQ)
- * keeps waiting jobs across processes. Every implementation passes `describeJobQueueContract`.
+ * it was enqueued with `retry`, or when a durable queue's worker died while running it (a re-delivery,
+ * marked `redelivered`, which does not use up a retry). The in-process queue is the embedded default; a
+ * durable one (BullMQ) keeps waiting jobs across processes. Every implementation passes
+ * `describeJobQueueContract`.
  */
 export interface JobQueue {
   /** Rejects with `JobQueueClosedError` once the queue is closed. `payload` must be JSON. */

@@ -1,5 +1,6 @@
 import type { EventBus, ForgeEvent, LiveEvent, LiveEventBus } from '../core/index.js';
 import type { SecretRedactor } from '../redaction/index.js';
+import { deliverEvent } from './deliver-event.js';
 
 export interface InProcessEventBusOptions {
   /** Every event is redacted with it before any listener sees it; the runtime's bus always has one. */
@@ -29,15 +30,15 @@ export class InProcessEventBus implements EventBus, LiveEventBus {
   publish(event: ForgeEvent): void {
     const published = this.options.redactor?.redactValue(event) ?? event;
     const forRun = this.runListeners.get(event.run_id);
-    if (forRun !== undefined) for (const listener of forRun) deliver(listener, published);
-    for (const listener of this.listeners) deliver(listener, published);
+    if (forRun !== undefined) for (const listener of forRun) deliverEvent(listener, published);
+    for (const listener of this.listeners) deliverEvent(listener, published);
   }
 
   /** Live events are redacted like the others, fragment by fragment; the whole text follows in `assistant-text`. */
   publishLive(event: LiveEvent): void {
     if (this.liveListeners.size === 0) return;
     const published = this.options.redactor?.redactValue(event) ?? event;
-    for (const listener of this.liveListeners) deliver(listener, published);
+    for (const listener of this.liveListeners) deliverEvent(listener, published);
   }
 
   subscribeLive(listener: LiveListener): () => void {
@@ -62,13 +63,5 @@ export class InProcessEventBus implements EventBus, LiveEventBus {
       forRun.delete(listener);
       if (forRun.size === 0 && this.runListeners.get(runId) === forRun) this.runListeners.delete(runId);
     };
-  }
-}
-
-function deliver<Event extends ForgeEvent | LiveEvent>(listener: (event: Event) => void, event: Event): void {
-  try {
-    listener(event);
-  } catch (error) {
-    process.stderr.write(`forge: an event listener failed on ${event.type}: ${error instanceof Error ? error.message : String(error)}\n`);
   }
 }

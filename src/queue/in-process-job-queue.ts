@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import {
-  ConfigurationError,
   JobQueueClosedError,
   describeError,
   type EnqueueOptions,
@@ -15,6 +14,7 @@ import {
   type JobWorker,
   type JobWorkerOptions,
 } from '../core/index.js';
+import { checkConcurrency, checkRetry } from './job-options.js';
 
 export interface InProcessJobQueueOptions {
   /** Ended jobs `get` still answers for, newest kept; default 1,000. */
@@ -77,7 +77,7 @@ export class InProcessJobQueue implements JobQueue {
   }
 
   work(handler: JobHandler, options: JobWorkerOptions): JobWorker {
-    if (!Number.isInteger(options.concurrency) || options.concurrency < 1) throw new ConfigurationError('concurrency', `must be a whole number ≥ 1, got ${options.concurrency}.`);
+    checkConcurrency(options.concurrency);
     if (this.closed) throw new JobQueueClosedError('worker');
     const worker = new InProcessJobWorker(this, handler, options.concurrency);
     this.workers.add(worker);
@@ -140,7 +140,7 @@ export class InProcessJobQueue implements JobQueue {
     job.state = 'active';
     job.attempts += 1;
     job.controller = new AbortController();
-    const attempt = { id: job.id, kind: job.kind, payload: jsonCopy(job.payload), attempt: job.attempts, signal: job.controller.signal };
+    const attempt = { id: job.id, kind: job.kind, payload: jsonCopy(job.payload), attempt: job.attempts, redelivered: false, signal: job.controller.signal };
     worker.run(attempt, (settled) => this.afterAttempt(job, settled));
   }
 
@@ -224,11 +224,6 @@ class InProcessJobWorker implements JobWorker {
     await this.queue.whenIdle();
     await this.close();
   }
-}
-
-function checkRetry(retry: JobRetry): void {
-  if (!Number.isInteger(retry.attempts) || retry.attempts < 1) throw new ConfigurationError('retry.attempts', `must be a whole number ≥ 1, got ${retry.attempts}.`);
-  if (!(retry.backoff.delayMs >= 0)) throw new ConfigurationError('retry.backoff.delayMs', `must be ≥ 0, got ${retry.backoff.delayMs}.`);
 }
 
 /** The wait after attempt `failed` failed. */

@@ -1,0 +1,1 @@
+export { openRedisScaling, type RedisScaling, type RedisScalingOptions } from './open-redis-scaling.js';
