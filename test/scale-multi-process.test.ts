@@ -50,7 +50,10 @@ async function startWorkerProcess(env: Record<string, string>, concurrency: numb
         }
       }
     });
-    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      if (process.env['SCALE_DEBUG'] === '1') process.stderr.write(chunk);
+    });
     void exited.then(({ code, signal }) => reject(new Error(`the worker exited (${code ?? signal}) before it was ready: ${stderr}`)));
   });
   return { child, lines, exited };
