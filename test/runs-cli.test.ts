@@ -96,7 +96,7 @@ describe('recorded runs', () => {
 
     const bad = await runCli(['runs', 'list', '--status', 'done'], world.env);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('--status: must be one of running, waiting, completed, failed, cancelled, refused');
+    expect(bad.stderr).toContain('--status: must be one of queued, running, waiting, completed, failed, cancelled, refused');
 
     const missing = await runCli(['runs', 'show', 'no-such-run'], world.env);
     expect(missing.code).toBe(1);

@@ -6,7 +6,8 @@ import { cancelWaitingRun } from './approval-answers.js';
 import type { ForgeRuntime } from './create-runtime.js';
 import { runCredentials } from './run-credentials.js';
 import { validRunRules } from './run-policy.js';
-import { RUN_JOB, queueResume, type RunJobPayload } from './run-jobs-queue.js';
+import { RUN_JOB, RUN_JOB_RETRY, SKILL_JOB, queueResume, type RunJobPayload, type SkillJobPayload } from './run-jobs-queue.js';
+import { runSkill, type RunSkillResult } from './skill-runs.js';
 import { startRequest, type RunRequest } from './run-requests.js';
 import { beginResume } from './resume-task.js';
 import { resolveRuntimeModel } from './runtime-model.js';
@@ -70,7 +71,7 @@ async function queueRun(runtime: ForgeRuntime, request: RunRequest): Promise<Run
   });
   const payload: RunJobPayload = { runId: run.id, request: { ...request, conversationId, ...(agent === undefined ? {} : { agent: `${agent.slug}@${agent.version}` }) } as RunRequest };
   try {
-    await runtime.queue.enqueue(RUN_JOB, payload, { id: run.id });
+    await runtime.queue.enqueue(RUN_JOB, payload, { id: run.id, retry: RUN_JOB_RETRY });
   } catch (error) {
     // A run whose job was never queued would wait for ever: it fails now, saying why.
     await runtime.runs.failQueued(run.id, error);
@@ -129,5 +130,33 @@ async function settled(runtime: ForgeRuntime, runId: string): Promise<void> {
     const run = await runtime.runs.get(runId);
     if (run.status !== 'running' && run.status !== 'queued') return;
     await delay(50);
+  }
+}
+
+/** A replay's outcome as it crosses from a worker (JSON): a result, or the error that ended it. */
+class WorkerReplayError extends ForgeError {
+  constructor(info: { name: string; message: string; hint?: string }) {
+    super({ name: info.name, message: info.message, ...(info.hint === undefined ? {} : { hint: info.hint }) });
+  }
+}
+
+/**
+ * Replays a stored skill and waits for its result (the API's skill runs and the marketplace's customer
+ * runs): in this process when embedded; scaled, on a worker, through the queue, the caller waiting for
+ * the job's outcome (a cancelled `signal` cancels the job, and the replay with it). Refusals (an
+ * input that does not validate) come back as the same errors either way.
+ */
+export async function replaySkill(runtime: ForgeRuntime, request: SkillJobPayload, signal?: AbortSignal): Promise<RunSkillResult> {
+  if (runtime.mode === 'embedded') return runSkill(runtime, { ...request, ...(signal === undefined ? {} : { signal }) });
+  const job = await runtime.queue.enqueue(SKILL_JOB, request);
+  const onAbort = () => void runtime.queue.cancel(job.id, 'the caller went away');
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    const outcome = await job.finished();
+    if (outcome.state === 'completed') return outcome.result as RunSkillResult;
+    if (outcome.state === 'failed') throw new WorkerReplayError(outcome.error);
+    throw new WorkerReplayError({ name: 'RunCancelledError', message: `The replay was cancelled: ${outcome.reason}` });
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
   }
 }

@@ -1,7 +1,8 @@
 import type { ActiveJob, JobWorker, RunRecord } from '../core/index.js';
 import { RunNotResumableError } from '../runs/index.js';
 import type { ForgeRuntime } from './create-runtime.js';
-import { RESUME_JOB, RUN_JOB, resumeJobPayloadSchema, runJobPayloadSchema, type RunJobPayload } from './run-jobs-queue.js';
+import { RESUME_JOB, RUN_JOB, SKILL_JOB, resumeJobPayloadSchema, runJobPayloadSchema, skillJobPayloadSchema, type RunJobPayload } from './run-jobs-queue.js';
+import { runSkill } from './skill-runs.js';
 import { startRequest } from './run-requests.js';
 import { beginResume } from './resume-task.js';
 import { storedApprovals } from './stored-approvals.js';
@@ -70,6 +71,11 @@ export async function runJob(runtime: ForgeRuntime, job: ActiveJob): Promise<Run
       return runQueued(runtime, runJobPayloadSchema.parse(job.payload), job.signal);
     case RESUME_JOB:
       return resumeStored(runtime, resumeJobPayloadSchema.parse(job.payload).runId, job.signal);
+    case SKILL_JOB: {
+      // The caller waits for this result (see `replaySkill`): it is the job's result, as JSON.
+      const result = await runSkill(runtime, { ...skillJobPayloadSchema.parse(job.payload), signal: job.signal });
+      return { ...result, runId: result.run_id, action: 'started' };
+    }
     default:
       throw new Error(`A worker got a job of kind "${job.kind}", which it does not run; is a newer Forge queueing work?`);
   }
