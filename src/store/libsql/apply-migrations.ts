@@ -1,5 +1,5 @@
 import { createSchemaMigrationsTable, pendingMigrations, type Migration } from '../migrations/index.js';
-import { readNumber } from './row-values.js';
+import { readNumber } from '../sql/row-values.js';
 import type { SqliteConnection } from './sqlite-core.mjs';
 import { beginWrite } from './write-lock.js';
 

@@ -1,5 +1,5 @@
 import { StoreUnavailableError } from '../store-unavailable-error.js';
-import type { SqlResult, WriteStep } from './sql-access.js';
+import type { SqlResult, WriteStep } from '../sql/sql-access.js';
 import { sqlErrorFrom, type SqlEngine } from './sql-engine.js';
 import type { UnitOutcome } from './sqlite-protocol.js';
 

@@ -1,4 +1,4 @@
-/** A value SQLite binds: text, a number, a big integer, NULL or bytes. */
+/** A value a statement binds: text, a number, a big integer, NULL or bytes. */
 export type SqlValue = string | number | bigint | null | Uint8Array;
 
 export interface SqlStatement {
@@ -14,8 +14,6 @@ export interface SqlResult {
   readonly rows: readonly SqlRow[];
   /** How many rows a write changed; 0 for a query. */
   readonly rowsAffected: number;
-  /** The rowid of the last row a write without RETURNING inserted; 0 otherwise. */
-  readonly lastInsertRowid: number;
 }
 
 /**
@@ -23,7 +21,10 @@ export interface SqlResult {
  * turn a broken constraint into a Forge error (`onError` returns the error to throw), and the error
  * for a statement that must change a row and changed none (`ifUnchanged`, e.g. an update of a record
  * that does not exist; the unit is then rolled back). Writes are built as data so the same statements
- * commit alone, in a caller's transaction, or grouped with other runs' writes, on whichever thread.
+ * commit alone, in a caller's transaction, or grouped with other runs' writes, on whichever thread or engine.
+ *
+ * Statements use `?` placeholders and SQL that SQLite and PostgreSQL both accept; an engine that numbers
+ * its parameters translates them.
  */
 export interface WriteStep {
   readonly statement: SqlStatement;

@@ -17,7 +17,7 @@ function runCondition(scope: StatsScope): { readonly sql: string; readonly args:
  * compare the run first (its `ordinal`), then the record within it (a model call's `id`, a step's
  * `position`), exactly the order a pass over the runs' events would meet them in.
  */
-export class LibsqlStatsStore implements StatsStore {
+export class SqlStatsStore implements StatsStore {
   constructor(private readonly sql: SqlAccess) {}
 
   async summarize(scope: StatsScope = {}): Promise<RunsSummary> {
