@@ -82,6 +82,8 @@ function sqlAccessOf(engine: SqlEngine, writer: GroupCommitWriter, file: string)
   };
   return {
     read: (statement: SqlStatement | string) => engine.read(typeof statement === 'string' ? { sql: statement } : statement).catch(named),
+    // Started in one tick, the reads run back to back on the one connection, before any commit queued meanwhile.
+    readTogether: (statements) => Promise.all(statements.map((statement) => engine.read(statement))).catch(named),
     write: (steps) => writer.write(steps).catch(named),
   };
 }

@@ -35,6 +35,8 @@ export interface WriteStep {
 /** How a table store reaches the database: reads at once, writes as atomic units of steps. */
 export interface SqlAccess {
   read(statement: SqlStatement | string): Promise<SqlResult>;
+  /** Runs the queries so that they all see the same committed data (no write commits between them), and resolves with each one's result, in order. */
+  readTogether(statements: readonly SqlStatement[]): Promise<SqlResult[]>;
   /** Commits the steps together (all or none) and resolves with each step's result once they are committed. */
   write(steps: readonly WriteStep[]): Promise<SqlResult[]>;
 }
