@@ -31,14 +31,9 @@ describe('databaseLocationFromUrl', () => {
     expect(databaseLocationFromUrl('forge.db')).toEqual({ kind: 'file', path: resolve('forge.db') });
   });
 
-  it('says PostgreSQL is not available yet, without repeating the URL\'s password', () => {
-    for (const url of ['postgres://forge:s3cret@db:5432/forge', 'POSTGRESQL://forge:s3cret@db/forge']) {
-      const error = refusalOf(url);
-      expect(error.variable).toBe('FORGE_DATABASE_URL');
-      expect(error.message).toMatch(/PostgreSQL store is not available yet in this build/);
-      expect(error.message).toMatch(/Unset FORGE_DATABASE_URL to use the embedded file database/);
-      expect(error.message).not.toContain('s3cret');
-    }
+  it('reads postgres:// and postgresql:// URLs, in any case of the scheme, as a PostgreSQL server', () => {
+    expect(databaseLocationFromUrl(' postgres://forge:s3cret@db:5432/forge ')).toEqual({ kind: 'postgres', url: 'postgres://forge:s3cret@db:5432/forge' });
+    expect(databaseLocationFromUrl('POSTGRESQL://forge:s3cret@db/forge?sslmode=require')).toEqual({ kind: 'postgres', url: 'postgresql://forge:s3cret@db/forge?sslmode=require' });
   });
 
   it('refuses other schemes and malformed file: URLs, listing the accepted forms', () => {

@@ -2,17 +2,18 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigurationError } from '../core/index.js';
 
-/** Where a database URL says the embedded database lives: a file (absolute path) or memory. */
-export type DatabaseLocation = { readonly kind: 'memory' } | { readonly kind: 'file'; readonly path: string };
+/** Where a database URL says the store lives: an embedded database in a file (absolute path) or in memory, or a PostgreSQL server. */
+export type DatabaseLocation = { readonly kind: 'memory' } | { readonly kind: 'file'; readonly path: string } | { readonly kind: 'postgres'; readonly url: string };
 
 const acceptedForms =
-  'Accepted forms: a file path (absolute, or relative to the current folder), file:/absolute/path.db, file:relative/path.db, or :memory:.';
+  'Accepted forms: a file path (absolute, or relative to the current folder), file:/absolute/path.db, file:relative/path.db, :memory:, or postgres://user:password@host:5432/database.';
 
 /**
- * Reads a database URL: `:memory:`, a `file:` URL (absolute or relative), or a plain filesystem path.
- * Relative paths resolve against the current working folder. Throws `ConfigurationError` for a
- * PostgreSQL URL (no PostgreSQL store in this build yet) and for any other form, listing the accepted
- * ones. Never repeats a whole URL in an error, since server URLs can carry passwords.
+ * Reads a database URL: `:memory:`, a `file:` URL (absolute or relative), a plain filesystem path, or a
+ * `postgres://` / `postgresql://` URL (any case of the scheme), which is handed on as written for the
+ * PostgreSQL store to read. Relative paths resolve against the current working folder. Throws
+ * `ConfigurationError` for any other form, listing the accepted ones. Never repeats a whole URL in an
+ * error, since server URLs can carry passwords.
  */
 export function databaseLocationFromUrl(url: string): DatabaseLocation {
   const text = url.trim();
@@ -22,13 +23,7 @@ export function databaseLocationFromUrl(url: string): DatabaseLocation {
   // A one-letter "scheme" is a Windows drive (C:\forge.db): a path, not a URL.
   if (scheme === undefined || scheme.length === 1) return plainPathLocation(text);
   if (scheme === 'file') return fileUrlLocation(text);
-  if (scheme === 'postgres' || scheme === 'postgresql') {
-    throw new ConfigurationError(
-      'FORGE_DATABASE_URL',
-      'The PostgreSQL store is not available yet in this build. Unset FORGE_DATABASE_URL to use the embedded file database.',
-      'Unset FORGE_DATABASE_URL (or set it to a file path) and Forge keeps its data in forge.db inside FORGE_HOME.',
-    );
-  }
+  if (scheme === 'postgres' || scheme === 'postgresql') return { kind: 'postgres', url: `${scheme}${text.slice(scheme.length)}` };
   throw new ConfigurationError('FORGE_DATABASE_URL', `Unsupported database URL scheme "${scheme}:". ${acceptedForms}`);
 }
 

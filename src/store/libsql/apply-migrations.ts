@@ -1,5 +1,5 @@
-import { createSchemaMigrationsTable, pendingMigrations, type Migration } from '../migrations/index.js';
-import { readNumber } from './row-values.js';
+import type { Migration } from '../migrations/index.js';
+import { applyPendingMigrations } from '../sql/apply-pending-migrations.js';
 import type { SqliteConnection } from './sqlite-core.mjs';
 import { beginWrite } from './write-lock.js';
 
@@ -14,13 +14,7 @@ export async function applyMigrations(connection: SqliteConnection, migrations: 
   // the same new file cannot both decide to apply the same migration.
   await beginWrite(connection, busyTimeoutMs);
   try {
-    connection.execute(createSchemaMigrationsTable);
-    const applied = connection.execute('SELECT version FROM schema_migrations');
-    const pending = pendingMigrations(migrations, applied.rows.map((row) => readNumber(row, 'version')));
-    for (const migration of pending) {
-      for (const statement of migration.up) connection.execute(statement);
-      connection.execute({ sql: 'INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', args: [migration.version, migration.name, new Date().toISOString()] });
-    }
+    await applyPendingMigrations(async (statement) => connection.execute(statement), migrations);
     connection.execute('COMMIT');
   } catch (error) {
     if (connection.inTransaction) connection.execute('ROLLBACK');

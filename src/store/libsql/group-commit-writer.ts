@@ -1,5 +1,6 @@
 import { StoreUnavailableError } from '../store-unavailable-error.js';
-import type { SqlResult, WriteStep } from './sql-access.js';
+import type { SqlResult, WriteStep } from '../sql/sql-access.js';
+import { stepFailure } from '../sql/step-failure.js';
 import { sqlErrorFrom, type SqlEngine } from './sql-engine.js';
 import type { UnitOutcome } from './sqlite-protocol.js';
 
@@ -102,10 +103,5 @@ function settle(unit: PendingUnit, outcome: UnitOutcome): void {
     return;
   }
   const step = unit.steps[outcome.step]!;
-  if (outcome.unchanged) {
-    unit.reject(step.ifUnchanged?.() ?? new Error('A write changed no row.'));
-    return;
-  }
-  const error = sqlErrorFrom(outcome.error);
-  unit.reject(step.onError?.(error) ?? error);
+  unit.reject(stepFailure(step, outcome.unchanged ? outcome : { unchanged: false, error: sqlErrorFrom(outcome.error) }));
 }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigurationError, type NewRun, type Store } from '../../core/index.js';
+import type { NewRun, Store } from '../../core/index.js';
 import { migrationsFor, SchemaVersionError } from '../migrations/index.js';
 import { openStore } from '../open-store.js';
 import { describeStoreContract } from '../contract/index.js';
@@ -273,24 +273,6 @@ describe('LibsqlStore in memory', () => {
       await second.close();
     }
   });
-});
-
-describe('openStore with a server URL', () => {
-  it.each(['postgres://forge:s3cret@db.internal:5432/forge', 'postgresql://forge:s3cret@db.internal/forge'])(
-    'says the PostgreSQL store is not available yet for %s',
-    async (url) => {
-      const error = await openStore({ url }).then(
-        () => undefined,
-        (refusal: unknown) => refusal,
-      );
-
-      expect(error).toBeInstanceOf(ConfigurationError);
-      const message = (error as ConfigurationError).message;
-      expect(message).toMatch(/PostgreSQL store is not available yet in this build/);
-      expect(message).toMatch(/Unset FORGE_DATABASE_URL to use the embedded file database/);
-      expect(message).not.toContain('s3cret');
-    },
-  );
 });
 
 /** Starts a separate process that takes the database's write lock, and resolves once it holds it. */

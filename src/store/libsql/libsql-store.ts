@@ -1,26 +1,10 @@
-import { systemErrorOf, type AccountStore, type MarketplaceStore, type ProviderKeyStore, type PolicyStore, type AgentStore, type ApprovalStore, type RunStateStore, type ConversationStore, type EventStore, type McpServerStore, type ModelCallStore, type RunStore, type RunWrites, type SkillStore, type StatsStore, type StepStore, type Store, type ToolboxStore } from '../../core/index.js';
+import { systemErrorOf } from '../../core/index.js';
 import { migrationsFor } from '../migrations/index.js';
 import { applyMigrations } from './apply-migrations.js';
 import { GroupCommitWriter } from './group-commit-writer.js';
-import { LibsqlAccountStore } from './libsql-account-store.js';
-import { LibsqlMarketplaceStore } from './libsql-marketplace-store.js';
-import { LibsqlProviderKeyStore } from './libsql-provider-key-store.js';
-import { LibsqlPolicyStore } from './libsql-policy-store.js';
-import { LibsqlAgentStore } from './libsql-agent-store.js';
-import { LibsqlApprovalStore } from './libsql-approval-store.js';
-import { LibsqlRunStateStore } from './libsql-run-state-store.js';
-import { LibsqlConversationStore } from './libsql-conversation-store.js';
-import { LibsqlEventStore } from './libsql-event-store.js';
-import { LibsqlMcpServerStore } from './libsql-mcp-server-store.js';
-import { LibsqlModelCallStore } from './libsql-model-call-store.js';
-import { LibsqlRunStore } from './libsql-run-store.js';
-import { LibsqlRunWrites } from './libsql-run-writes.js';
-import { LibsqlSkillStore } from './libsql-skill-store.js';
-import { LibsqlStatsStore } from './libsql-stats-store.js';
-import { LibsqlStepStore } from './libsql-step-store.js';
-import { LibsqlToolboxStore } from './libsql-toolbox-store.js';
 import { InlineSqlEngine } from './inline-sql-engine.js';
-import type { SqlAccess, SqlStatement } from './sql-access.js';
+import type { SqlAccess, SqlStatement } from '../sql/sql-access.js';
+import { SqlStore } from '../sql/sql-store.js';
 import type { SqlEngine } from './sql-engine.js';
 import { SqliteConnection } from './sqlite-core.mjs';
 import { sqliteDialect } from './sqlite-dialect.js';
@@ -39,7 +23,7 @@ const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
 export type SqlThread = 'worker' | 'main';
 
 /**
- * The embedded store: a libSQL (SQLite) database in one file, or in memory. `open` runs the schema
+ * The embedded store: `SqlStore`'s table stores on a libSQL (SQLite) database in one file, or in memory. `open` runs the schema
  * migrations before it resolves, and refuses a database a newer Forge wrote (`SchemaVersionError`).
  *
  * One connection per process, on the main thread or (for a file, on request) owned by a worker thread;
@@ -51,55 +35,13 @@ export type SqlThread = 'worker' | 'main';
  * operating-system crash can lose the last commits but never corrupts the file. Foreign keys are
  * enforced, so records cannot point at a missing owner.
  */
-export class LibsqlStore implements Store {
-  readonly runs: RunStore;
-  readonly events: EventStore;
-  readonly steps: StepStore;
-  readonly conversations: ConversationStore;
-  readonly modelCalls: ModelCallStore;
-  readonly skills: SkillStore;
-  readonly mcpServers: McpServerStore;
-  readonly toolbox: ToolboxStore;
-  readonly stats: StatsStore;
-  readonly runStates: RunStateStore;
-  readonly approvals: ApprovalStore;
-  readonly accounts: AccountStore;
-  readonly marketplace: MarketplaceStore;
-  readonly providerKeys: ProviderKeyStore;
-  readonly policies: PolicyStore;
-  readonly agents: AgentStore;
-  private readonly writer: GroupCommitWriter;
-  private readonly named: (error: unknown) => never;
-
+export class LibsqlStore extends SqlStore {
   private constructor(
     private readonly engine: SqlEngine,
+    private readonly writer: GroupCommitWriter,
     file: string,
   ) {
-    this.writer = new GroupCommitWriter(engine);
-    // SQLite's errors never say which database; a read-only or damaged file is named with the fix.
-    this.named = (error: unknown): never => {
-      throw (file === ':memory:' ? undefined : systemErrorOf(error, file)) ?? error;
-    };
-    const sql: SqlAccess = {
-      read: (statement: SqlStatement | string) => engine.read(typeof statement === 'string' ? { sql: statement } : statement).catch(this.named),
-      write: (steps) => this.writer.write(steps).catch(this.named),
-    };
-    this.runs = new LibsqlRunStore(sql);
-    this.events = new LibsqlEventStore(sql);
-    this.steps = new LibsqlStepStore(sql);
-    this.conversations = new LibsqlConversationStore(sql);
-    this.modelCalls = new LibsqlModelCallStore(sql);
-    this.skills = new LibsqlSkillStore(sql);
-    this.mcpServers = new LibsqlMcpServerStore(sql);
-    this.toolbox = new LibsqlToolboxStore(sql);
-    this.stats = new LibsqlStatsStore(sql);
-    this.runStates = new LibsqlRunStateStore(sql);
-    this.approvals = new LibsqlApprovalStore(sql);
-    this.accounts = new LibsqlAccountStore(sql);
-    this.marketplace = new LibsqlMarketplaceStore(sql);
-    this.providerKeys = new LibsqlProviderKeyStore(sql);
-    this.policies = new LibsqlPolicyStore(sql);
-    this.agents = new LibsqlAgentStore(sql);
+    super(sqlAccessOf(engine, writer, file));
   }
 
   /**
@@ -117,20 +59,31 @@ export class LibsqlStore implements Store {
       connection.close();
       throw error;
     }
-    if (options.path === ':memory:' || options.thread !== 'worker') return new LibsqlStore(new InlineSqlEngine(connection, busyTimeoutMs), options.path);
+    if (options.path === ':memory:' || options.thread !== 'worker') return LibsqlStore.on(new InlineSqlEngine(connection, busyTimeoutMs), options.path);
     connection.close();
-    return new LibsqlStore(await WorkerSqlEngine.start(options.path, busyTimeoutMs), options.path);
+    return LibsqlStore.on(await WorkerSqlEngine.start(options.path, busyTimeoutMs), options.path);
   }
 
-  async transaction(work: (writes: RunWrites) => Promise<void>): Promise<void> {
-    const writes = new LibsqlRunWrites();
-    await work(writes);
-    await this.writer.write(writes.collected).catch(this.named);
+  private static on(engine: SqlEngine, file: string): LibsqlStore {
+    return new LibsqlStore(engine, new GroupCommitWriter(engine), file);
   }
 
-  async close(): Promise<void> {
+  override async close(): Promise<void> {
     // Whatever is still queued (a run's last events) is committed before the connection goes.
     await this.writer.close();
     await this.engine.close();
   }
+}
+
+/** Reads at once and writes through the group-commit writer; SQLite's errors, which never say which database, name the file with the fix. */
+function sqlAccessOf(engine: SqlEngine, writer: GroupCommitWriter, file: string): SqlAccess {
+  const named = (error: unknown): never => {
+    throw (file === ':memory:' ? undefined : systemErrorOf(error, file)) ?? error;
+  };
+  return {
+    read: (statement: SqlStatement | string) => engine.read(typeof statement === 'string' ? { sql: statement } : statement).catch(named),
+    // Started in one tick, the reads run back to back on the one connection, before any commit queued meanwhile.
+    readTogether: (statements) => Promise.all(statements.map((statement) => engine.read(statement))).catch(named),
+    write: (steps) => writer.write(steps).catch(named),
+  };
 }

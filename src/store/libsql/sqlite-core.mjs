@@ -8,8 +8,8 @@
  */
 import Database from 'libsql';
 
-/** @typedef {import('./sql-access.js').SqlStatement} SqlStatement */
-/** @typedef {import('./sql-access.js').SqlResult} SqlResult */
+/** @typedef {import('../sql/sql-access.js').SqlStatement} SqlStatement */
+/** @typedef {import('../sql/sql-access.js').SqlResult} SqlResult */
 /** @typedef {import('./sqlite-protocol.js').UnitRequest} UnitRequest */
 /** @typedef {import('./sqlite-protocol.js').UnitOutcome} UnitOutcome */
 /** @typedef {import('./sqlite-protocol.js').GroupOutcome} GroupOutcome */
@@ -65,9 +65,8 @@ export class SqliteConnection {
   execute(statement) {
     const { sql, args = [] } = typeof statement === 'string' ? { sql: statement } : statement;
     const prepared = this.#prepared(sql);
-    if (prepared.reader) return { rows: prepared.all(args), rowsAffected: 0, lastInsertRowid: 0 };
-    const { changes, lastInsertRowid } = prepared.run(args);
-    return { rows: [], rowsAffected: changes, lastInsertRowid: Number(lastInsertRowid) };
+    if (prepared.reader) return { rows: prepared.all(args), rowsAffected: 0 };
+    return { rows: [], rowsAffected: prepared.run(args).changes };
   }
 
   /** @returns {boolean} */

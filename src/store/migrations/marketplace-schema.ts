@@ -7,6 +7,9 @@ import type { SqlDialect } from './sql-dialect.js';
  * result handed to customers (JSON array; nothing else of it leaves), a published flag, the seller.
  * `purchases` is the usage ledger: one row per customer run, with the run it made, its status, the
  * model cost it really had and the price charged (nothing unless it completed).
+ *
+ * `cost_usd` was first written `REAL`: the same to SQLite (both have REAL affinity, so databases made
+ * then hold exactly what they would now), but a 4-byte float to PostgreSQL, which would round costs.
  */
 export function marketplaceSchema(_dialect: SqlDialect): Migration {
   return {
@@ -35,7 +38,7 @@ export function marketplaceSchema(_dialect: SqlDialect): Migration {
         skill_version INTEGER NOT NULL,
         status TEXT NOT NULL,
         answer TEXT,
-        cost_usd REAL,
+        cost_usd DOUBLE PRECISION,
         price_minor INTEGER NOT NULL,
         currency TEXT NOT NULL,
         created_at TEXT NOT NULL,

@@ -21,5 +21,7 @@ describe('migrationsFor', () => {
     expect(sql).toContain('GENERATED_KEY_COLUMN');
     expect(sql).toContain('JSON_INTEGER(entry, uses)');
     expect(sql).not.toMatch(/AUTOINCREMENT|SERIAL|IDENTITY|JSONB|JSON_EXTRACT|DATETIME|PRAGMA|WITHOUT ROWID|STRICT/i);
+    // REAL is a double to SQLite but a 4-byte float to PostgreSQL; fractional columns are DOUBLE PRECISION.
+    expect(sql).not.toMatch(/\bREAL\b/i);
   });
 });

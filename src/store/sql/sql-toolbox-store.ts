@@ -6,7 +6,7 @@ import type { SqlAccess, SqlRow } from './sql-access.js';
 const entryColumns = 'name, status, entry, updated_at, uses';
 
 /** The toolbox in `toolbox_entries`, addressed by each tool's unique name. */
-export class LibsqlToolboxStore implements ToolboxStore {
+export class SqlToolboxStore implements ToolboxStore {
   constructor(private readonly sql: SqlAccess) {}
 
   async put(record: ToolboxRecord): Promise<void> {

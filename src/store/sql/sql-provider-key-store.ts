@@ -5,7 +5,7 @@ import type { SqlAccess, SqlRow } from './sql-access.js';
 const columns = 'user_id, provider, sealed_key, last4, created_at, updated_at';
 
 /** Provider keys in `provider_keys`, one row per account and provider. */
-export class LibsqlProviderKeyStore implements ProviderKeyStore {
+export class SqlProviderKeyStore implements ProviderKeyStore {
   constructor(private readonly sql: SqlAccess) {}
 
   async put(key: Pick<ProviderKeyRecord, 'userId' | 'provider' | 'sealedKey' | 'last4'>): Promise<ProviderKeyRecord> {

@@ -1,13 +1,13 @@
 import type { ForgeEvent, ModelCallRecord, NewStep, RunUpdate, RunWrites, ToolCallRecord } from '../../core/index.js';
-import { appendEventSteps } from './libsql-event-store.js';
-import { recordModelCallSteps } from './libsql-model-call-store.js';
-import { updateRunStep } from './libsql-run-store.js';
-import { recordToolCallSteps } from './libsql-stats-store.js';
-import { recordStepSteps } from './libsql-step-store.js';
+import { appendEventSteps } from './sql-event-store.js';
+import { recordModelCallSteps } from './sql-model-call-store.js';
+import { updateRunStep } from './sql-run-store.js';
+import { recordToolCallSteps } from './sql-stats-store.js';
+import { recordStepSteps } from './sql-step-store.js';
 import type { WriteStep } from './sql-access.js';
 
 /** The writes of one `Store.transaction`, collected as steps of one unit, built by the table stores' own step builders. */
-export class LibsqlRunWrites implements RunWrites {
+export class SqlRunWrites implements RunWrites {
   /** Every statement so far, in call order. */
   readonly collected: WriteStep[] = [];
 

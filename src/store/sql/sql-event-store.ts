@@ -10,7 +10,7 @@ import type { SqlAccess, WriteStep } from './sql-access.js';
  * An event belongs to a stored run: appending one for an unknown run throws `NotFoundError`, and
  * appending a `seq` the run already has throws `DuplicateRecordError`.
  */
-export class LibsqlEventStore implements EventStore {
+export class SqlEventStore implements EventStore {
   constructor(private readonly sql: SqlAccess) {}
 
   async append(event: ForgeEvent): Promise<void> {

@@ -1,4 +1,4 @@
-/** A value SQLite binds: text, a number, a big integer, NULL or bytes. */
+/** A value a statement binds: text, a number, a big integer, NULL or bytes. */
 export type SqlValue = string | number | bigint | null | Uint8Array;
 
 export interface SqlStatement {
@@ -14,8 +14,6 @@ export interface SqlResult {
   readonly rows: readonly SqlRow[];
   /** How many rows a write changed; 0 for a query. */
   readonly rowsAffected: number;
-  /** The rowid of the last row a write without RETURNING inserted; 0 otherwise. */
-  readonly lastInsertRowid: number;
 }
 
 /**
@@ -23,7 +21,10 @@ export interface SqlResult {
  * turn a broken constraint into a Forge error (`onError` returns the error to throw), and the error
  * for a statement that must change a row and changed none (`ifUnchanged`, e.g. an update of a record
  * that does not exist; the unit is then rolled back). Writes are built as data so the same statements
- * commit alone, in a caller's transaction, or grouped with other runs' writes, on whichever thread.
+ * commit alone, in a caller's transaction, or grouped with other runs' writes, on whichever thread or engine.
+ *
+ * Statements use `?` placeholders and SQL that SQLite and PostgreSQL both accept; an engine that numbers
+ * its parameters translates them.
  */
 export interface WriteStep {
   readonly statement: SqlStatement;
@@ -34,6 +35,8 @@ export interface WriteStep {
 /** How a table store reaches the database: reads at once, writes as atomic units of steps. */
 export interface SqlAccess {
   read(statement: SqlStatement | string): Promise<SqlResult>;
+  /** Runs the queries so that they all see the same committed data (no write commits between them), and resolves with each one's result, in order. */
+  readTogether(statements: readonly SqlStatement[]): Promise<SqlResult[]>;
   /** Commits the steps together (all or none) and resolves with each step's result once they are committed. */
   write(steps: readonly WriteStep[]): Promise<SqlResult[]>;
 }

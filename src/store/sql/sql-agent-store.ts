@@ -12,7 +12,7 @@ const versionColumns = 'slug, version, definition, changed_fields, message, auth
  * agent row's move, guarded by the latest version it was made from, so two edits at once never both
  * become version n+1 (the second finds the agent moved on and gets undefined).
  */
-export class LibsqlAgentStore implements AgentStore {
+export class SqlAgentStore implements AgentStore {
   constructor(private readonly sql: SqlAccess) {}
 
   async create(slug: string, first: NewAgentVersion, owner: { userId: string | null }): Promise<{ agent: AgentRecord; version: AgentVersionRecord }> {

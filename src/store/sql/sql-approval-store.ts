@@ -10,7 +10,7 @@ const grantColumns = 'id, scope, tool, granted_by, run_id, call_id, created_at, 
  * Approvals in `approvals`, one per run and call. Every change of status is one conditional UPDATE, so
  * two processes answering the same request (or a run using an answer twice) race safely: exactly one wins.
  */
-export class LibsqlApprovalStore implements ApprovalStore {
+export class SqlApprovalStore implements ApprovalStore {
   constructor(private readonly sql: SqlAccess) {}
 
   async request(approval: NewApproval): Promise<ApprovalRecord> {

@@ -2,7 +2,8 @@ import { NotFoundError, type HaltReason, type NewRun, type OwnedBy, type RunKind
 import { DuplicateRecordError } from '../duplicate-record-error.js';
 import { constraintViolation } from './constraint-violation.js';
 import { ownedByCondition } from './owned-by.js';
-import { sqliteLimit } from './sqlite-limit.js';
+import { prefixCondition } from './prefix-condition.js';
+import { sqlLimit } from './sql-limit.js';
 import { readNullableNumber, readNullableText, readNumber, readText } from './row-values.js';
 import type { SqlAccess, SqlRow, WriteStep } from './sql-access.js';
 
@@ -22,7 +23,7 @@ const updatableColumns = {
 } as const satisfies Record<keyof RunUpdate, string>;
 
 /** Runs in the `runs` table. A new run starts `running` with no calls, no tokens and $0 spent. */
-export class LibsqlRunStore implements RunStore {
+export class SqlRunStore implements RunStore {
   constructor(private readonly sql: SqlAccess) {}
 
   async create(run: NewRun): Promise<RunRecord> {
@@ -97,17 +98,17 @@ export class LibsqlRunStore implements RunStore {
     const filter = conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
     const result = await this.sql.read({
       sql: `SELECT ${runColumns} FROM runs ${filter} ORDER BY ordinal DESC LIMIT ?`,
-      args: [...statuses, ...(options.before === undefined ? [] : [options.before]), ...(options.ownedBy === undefined ? [] : [options.ownedBy.userId]), sqliteLimit('limit', options.limit)],
+      args: [...statuses, ...(options.before === undefined ? [] : [options.before]), ...(options.ownedBy === undefined ? [] : [options.ownedBy.userId]), sqlLimit('limit', options.limit)],
     });
     return result.rows.map(runFromRow);
   }
 
   async findByIdPrefix(prefix: string, limit: number): Promise<RunRecord[]> {
     if (prefix === '') return [];
-    // LIKE finds the candidates; SQLite's LIKE ignores ASCII case, so the substr comparison keeps the match exact.
+    const match = prefixCondition('id', prefix);
     const result = await this.sql.read({
-      sql: `SELECT ${runColumns} FROM runs WHERE id LIKE ? || '%' ESCAPE '\\' AND substr(id, 1, ?) = ? ORDER BY ordinal DESC LIMIT ?`,
-      args: [prefix.replace(/[\\%_]/g, (character) => `\\${character}`), prefix.length, prefix, sqliteLimit('limit', limit)],
+      sql: `SELECT ${runColumns} FROM runs WHERE ${match.sql} ORDER BY ordinal DESC LIMIT ?`,
+      args: [...match.args, sqlLimit('limit', limit)],
     });
     return result.rows.map(runFromRow);
   }

@@ -1,9 +1,9 @@
 import type { SqlRow } from './sql-access.js';
 
-// The schema guarantees each column's type; a mismatch means the file was changed behind Forge's back,
+// The schema guarantees each column's type; a mismatch means the database was changed behind Forge's back,
 // and reading on would hand callers wrong data.
 function mismatch(column: string, expected: string, value: unknown): Error {
-  return new TypeError(`Column "${column}" holds ${typeof value} where the schema promises ${expected}; the database file was changed outside Forge.`);
+  return new TypeError(`Column "${column}" holds ${typeof value} where the schema promises ${expected}; the database was changed outside Forge.`);
 }
 
 export function readText(row: SqlRow, column: string): string {

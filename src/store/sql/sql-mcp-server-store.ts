@@ -16,7 +16,7 @@ const updatableColumns = {
 } as const satisfies Record<keyof McpServerUpdate, string>;
 
 /** Remote MCP servers in `mcp_servers`, addressed by their unique name. */
-export class LibsqlMcpServerStore implements McpServerStore {
+export class SqlMcpServerStore implements McpServerStore {
   constructor(private readonly sql: SqlAccess) {}
 
   async create(server: NewMcpServer): Promise<McpServerRecord> {

@@ -12,8 +12,8 @@ import { DuplicateRecordError } from '../duplicate-record-error.js';
 import { fromJsonColumn, toJsonColumn } from '../json-column.js';
 import { constraintViolation } from './constraint-violation.js';
 import { ownedByCondition } from './owned-by.js';
-import { sqliteLimit } from './sqlite-limit.js';
-import { readNullableNumber, readNullableText, readNumber, readText } from './row-values.js';
+import { sqlLimit } from './sql-limit.js';
+import { onlyRow, readNullableNumber, readNullableText, readNumber, readText } from './row-values.js';
 import type { SqlAccess, SqlRow } from './sql-access.js';
 
 const conversationColumns = 'id, title, user_id, created_at';
@@ -24,7 +24,7 @@ const messageColumns = 'id, conversation_id, run_id, role, content, tool_call_id
  * dense `position` per conversation. Appending to an unknown conversation throws `NotFoundError`;
  * listing an unknown conversation's messages returns none.
  */
-export class LibsqlConversationStore implements ConversationStore {
+export class SqlConversationStore implements ConversationStore {
   constructor(private readonly sql: SqlAccess) {}
 
   async create(options: { id?: string; title?: string | null; userId?: string | null } = {}): Promise<ConversationRecord> {
@@ -47,7 +47,7 @@ export class LibsqlConversationStore implements ConversationStore {
   async list(options: { limit?: number; ownedBy?: OwnedBy } = {}): Promise<ConversationRecord[]> {
     const result = await this.sql.read({
       sql: `SELECT ${conversationColumns} FROM conversations ${options.ownedBy === undefined ? '' : `WHERE ${ownedByCondition(options.ownedBy)}`} ORDER BY ordinal DESC LIMIT ?`,
-      args: [...(options.ownedBy === undefined ? [] : [options.ownedBy.userId]), sqliteLimit('limit', options.limit)],
+      args: [...(options.ownedBy === undefined ? [] : [options.ownedBy.userId]), sqlLimit('limit', options.limit)],
     });
     return result.rows.map(conversationFromRow);
   }
@@ -59,13 +59,15 @@ export class LibsqlConversationStore implements ConversationStore {
     }
     const createdAt = new Date().toISOString();
     // One write is one transaction: a message the database refuses (an unknown conversation, a role
-    // outside the allowed set) rolls back every message before it. Each position is computed under the
-    // write lock, so concurrent appends cannot take the same one.
+    // outside the allowed set) rolls back every message before it. Each position is computed inside the
+    // unit, which the engine runs as if alone (SQLite's write lock, PostgreSQL's serializable
+    // isolation), so concurrent appends cannot take the same one.
     const contents = messages.map((message) => toJsonColumn(message.content));
     const steps = messages.map((message, index) => ({
       statement: {
         sql: `INSERT INTO messages (conversation_id, position, role, content, tool_call_ids, model, input_tokens, output_tokens, run_id, created_at)
-              VALUES (?, (SELECT COALESCE(MAX(position), -1) + 1 FROM messages WHERE conversation_id = ?), ?, ?, ?, ?, ?, ?, ?, ?)`,
+              VALUES (?, (SELECT COALESCE(MAX(position), -1) + 1 FROM messages WHERE conversation_id = ?), ?, ?, ?, ?, ?, ?, ?, ?)
+              RETURNING id`,
         args: [
           conversationId,
           conversationId,
@@ -84,7 +86,7 @@ export class LibsqlConversationStore implements ConversationStore {
     const results = await this.sql.write(steps);
     // The record is what was written; only the id comes from the database.
     return messages.map((message, index) => ({
-      id: results[index]!.lastInsertRowid,
+      id: readNumber(onlyRow(results[index]!.rows), 'id'),
       conversationId,
       runId: message.runId,
       role: message.role,
@@ -102,7 +104,7 @@ export class LibsqlConversationStore implements ConversationStore {
       sql: `SELECT ${messageColumns} FROM (
               SELECT ${messageColumns}, position FROM messages WHERE conversation_id = ? ORDER BY position DESC LIMIT ?
             ) AS newest ORDER BY position`,
-      args: [conversationId, sqliteLimit('lastN', options.lastN)],
+      args: [conversationId, sqlLimit('lastN', options.lastN)],
     });
     return result.rows.map(messageFromRow);
   }

@@ -9,7 +9,7 @@ const sessionColumns = 'id, user_id, refresh_hash, created_at, expires_at, revok
 const keyColumns = 'id, user_id, name, key_hash, scopes, created_at, expires_at, revoked_at, last_used_at';
 
 /** Accounts in `users`, `sessions` and `api_keys`. Emails are stored lower-cased; a session or key changes state with one conditional UPDATE. */
-export class LibsqlAccountStore implements AccountStore {
+export class SqlAccountStore implements AccountStore {
   constructor(private readonly sql: SqlAccess) {}
 
   async createUser(user: Pick<UserRecord, 'id' | 'email' | 'passwordHash' | 'role'>): Promise<UserRecord> {

@@ -13,17 +13,16 @@ function runCondition(scope: StatsScope): { readonly sql: string; readonly args:
 
 /**
  * The aggregate reads of `forge stats` over the `runs`, `model_calls`, `steps`, `tool_calls` and
- * `events` tables. A summary's four queries run back to back, so they see the same committed runs. "First" orders
+ * `events` tables. A summary's four queries read together, so they see the same committed runs. "First" orders
  * compare the run first (its `ordinal`), then the record within it (a model call's `id`, a step's
  * `position`), exactly the order a pass over the runs' events would meet them in.
  */
-export class LibsqlStatsStore implements StatsStore {
+export class SqlStatsStore implements StatsStore {
   constructor(private readonly sql: SqlAccess) {}
 
   async summarize(scope: StatsScope = {}): Promise<RunsSummary> {
     const where = runCondition(scope);
-    // Started together, so they run back to back with no commit between them and see the same runs.
-    const [halts, models, tools, toolUsage] = await Promise.all([haltsQuery(where), modelsQuery(where), toolsQuery(where), toolUsageQuery(where)].map((query) => this.sql.read(query)));
+    const [halts, models, tools, toolUsage] = await this.sql.readTogether([haltsQuery(where), modelsQuery(where), toolsQuery(where), toolUsageQuery(where)]);
     return {
       halts: halts!.rows.map(haltFromRow),
       models: models!.rows.map(modelUsageFromRow),

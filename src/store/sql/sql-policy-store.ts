@@ -1,4 +1,5 @@
 import type { NewPolicyVersion, PolicyStore, PolicyVersion } from '../../core/index.js';
+import { prefixCondition } from './prefix-condition.js';
 import { readNumber, readText } from './row-values.js';
 import type { SqlAccess, SqlRow, SqlValue } from './sql-access.js';
 
@@ -9,7 +10,7 @@ const columns = 'scope, version, document, author, message, created_at';
  * version inside its own INSERT … SELECT, so two saves of one scope at once get two numbers (the
  * primary key refuses a duplicate in any case).
  */
-export class LibsqlPolicyStore implements PolicyStore {
+export class SqlPolicyStore implements PolicyStore {
   constructor(private readonly sql: SqlAccess) {}
 
   async save(version: NewPolicyVersion, options: { expectedVersion?: number } = {}): Promise<PolicyVersion | undefined> {
@@ -53,10 +54,9 @@ export class LibsqlPolicyStore implements PolicyStore {
   }
 
   async scopes(prefix?: string): Promise<string[]> {
+    const match = prefix === undefined ? undefined : prefixCondition('scope', prefix);
     const result = await this.sql.read(
-      prefix === undefined
-        ? 'SELECT DISTINCT scope FROM policy_versions ORDER BY scope'
-        : { sql: "SELECT DISTINCT scope FROM policy_versions WHERE substr(scope, 1, ?) = ? ORDER BY scope", args: [prefix.length, prefix] },
+      match === undefined ? 'SELECT DISTINCT scope FROM policy_versions ORDER BY scope' : { sql: `SELECT DISTINCT scope FROM policy_versions WHERE ${match.sql} ORDER BY scope`, args: match.args },
     );
     return result.rows.map((row) => readText(row, 'scope'));
   }

@@ -6,7 +6,7 @@ const productColumns = 'id, name, seller_id, skill_id, skill_version, descriptio
 const purchaseColumns = 'id, product_id, customer_id, run_id, skill_version, status, answer, cost_usd, price_minor, currency, created_at, finished_at';
 
 /** Products in `products` (one row per name; republishing updates it) and the ledger in `purchases`. */
-export class LibsqlMarketplaceStore implements MarketplaceStore {
+export class SqlMarketplaceStore implements MarketplaceStore {
   constructor(private readonly sql: SqlAccess) {}
 
   async upsertProduct(product: NewProduct): Promise<ProductRecord> {

@@ -5,7 +5,7 @@ import { readText } from './row-values.js';
 import type { SqlAccess } from './sql-access.js';
 
 /** Each loop run's last checkpoint in `run_states`, one row per run, replaced in place. */
-export class LibsqlRunStateStore implements RunStateStore {
+export class SqlRunStateStore implements RunStateStore {
   constructor(private readonly sql: SqlAccess) {}
 
   async save(state: RunState): Promise<void> {

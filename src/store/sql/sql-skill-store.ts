@@ -13,7 +13,7 @@ const versionedColumns = 's.id, s.name, s.description, v.document, s.status, s.s
  * document) and their immutable versions in `skill_versions`. A save is one transaction: the skill row,
  * the new version row and the current-version pointer change together or not at all.
  */
-export class LibsqlSkillStore implements SkillStore {
+export class SqlSkillStore implements SkillStore {
   constructor(private readonly sql: SqlAccess) {}
 
   async save(skill: NewSkill): Promise<SkillRecord> {

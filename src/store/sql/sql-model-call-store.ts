@@ -7,7 +7,7 @@ import type { SqlAccess, SqlRow, WriteStep } from './sql-access.js';
  * The model-call ledger in `model_calls`, listed per run in the order the calls were recorded. An
  * unknown price stays `null`; it is never stored as $0.
  */
-export class LibsqlModelCallStore implements ModelCallStore {
+export class SqlModelCallStore implements ModelCallStore {
   constructor(private readonly sql: SqlAccess) {}
 
   async record(call: ModelCallRecord): Promise<void> {

@@ -11,7 +11,7 @@ import type { SqlAccess, SqlRow, WriteStep } from './sql-access.js';
  * run: recording one for an unknown run throws `NotFoundError`, and recording an index the run
  * already has throws `DuplicateRecordError`.
  */
-export class LibsqlStepStore implements StepStore {
+export class SqlStepStore implements StepStore {
   constructor(private readonly sql: SqlAccess) {}
 
   async record(step: NewStep): Promise<void> {
