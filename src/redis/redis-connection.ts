@@ -61,9 +61,14 @@ export async function connectRedis(url: string, options: ConnectRedisOptions = {
   return client;
 }
 
-/** Another connection to the same server with the same options (a subscriber, a blocking reader), its outages reported like the original's. */
+/**
+ * Another connection to the same server with the same options (a subscriber, a blocking reader), its
+ * outages reported like the original's. It connects at once, without ioredis's ready check: a
+ * connection whose first command is SUBSCRIBE is in subscriber mode by the time the check's INFO would
+ * be sent, and Redis refuses INFO there, which failed the check and every SUBSCRIBE queued behind it.
+ */
 export function duplicateConnection(client: Redis): Redis {
-  const duplicate = client.duplicate();
+  const duplicate = client.duplicate({ lazyConnect: false, enableReadyCheck: false });
   reportOutages(duplicate, connectionTarget(client));
   return duplicate;
 }

@@ -26,3 +26,15 @@ export async function onSchema<T>(schema: string, work: (client: pg.Client) => P
 export async function dropSchema(schema: string): Promise<void> {
   await onSchema('public', (client) => client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
 }
+
+/** Creates `schema` (empty), for a store a URL points at (see `postgresTestUrl`). */
+export async function createSchema(schema: string): Promise<void> {
+  await onSchema('public', (client) => client.query(`CREATE SCHEMA ${schema}`));
+}
+
+/** A FORGE_DATABASE_URL for the test server whose tables live in `schema` (its `options` set the search path). */
+export function postgresTestUrl(schema: string): string {
+  const url = new URL(POSTGRES_TEST_URL);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return url.toString();
+}
