@@ -1,6 +1,7 @@
 /**
- * The scaled mode against the embedded mode, on the same fixed-latency model (aimock, every call
- * answered after LATENCY_MS): RUNS agent runs, each two model calls and one side-effecting tool call.
+ * The scaled mode against the embedded mode, on the same fixed-latency model (aimock, each streamed
+ * chunk of an answer after LATENCY_MS): RUNS agent runs at once, each two model calls and one
+ * side-effecting tool call.
  *
  * - embedded: one process runs them all (libSQL file store, in-process queue), as `forge serve` does alone.
  * - scaled, 1, 2 and 4 workers: this process queues the runs (as `forge serve` does in the scaled mode,
@@ -95,7 +96,7 @@ async function withModel<T>(work: (env: Record<string, string>) => Promise<T>): 
   }
 }
 
-async function embedded(env: Record<string, string>): Promise<Figures> {
+async function embedded(env: Record<string, string>, runs: number): Promise<Figures> {
   const home = await mkdtemp(path.join(tmpdir(), 'forge-bench-scale-embedded-'));
   const runtime = await openRuntime({ ...env, FORGE_HOME: home }, home, { mcp: { startupWaitMs: 0 } });
   runtime.registry.register(effectTool(env['EFFECT_URL']!));
@@ -104,7 +105,7 @@ async function embedded(env: Record<string, string>): Promise<Figures> {
     const peak = samplePeak([process.pid]);
     const started = performance.now();
     const results = await Promise.all(
-      Array.from({ length: RUNS }, async (_, index) => {
+      Array.from({ length: runs }, async (_, index) => {
         const asked = performance.now();
         const result = await runTask(runtime, { task: `scale task ${index}`, tools: ['record_effect'] });
         return { status: result.status, latency: performance.now() - asked };
@@ -112,7 +113,7 @@ async function embedded(env: Record<string, string>): Promise<Figures> {
     );
     const wall = performance.now() - started;
     const peakKb = await peak.stop();
-    return figures('embedded (1 process)', wall, results, (peakKb - idle) / RUNS);
+    return figures('embedded (1 process)', wall, results, (peakKb - idle) / runs);
   } finally {
     await runtime.close();
     await rm(home, { recursive: true, force: true });
@@ -185,13 +186,17 @@ async function scaled(env: Record<string, string>, workerCount: number): Promise
   }
 }
 
+let aloneMs = Number.NaN;
 const rows = await withModel(async (env) => {
-  const measured: Figures[] = [await embedded(env)];
+  // The latency of one run with nothing else going on (after one to warm up): what the model's latency alone costs a run.
+  await embedded(env, 1);
+  aloneMs = (await embedded(env, 1)).p50Ms;
+  const measured: Figures[] = [await embedded(env, RUNS)];
   for (const count of WORKER_COUNTS) measured.push(await scaled(env, count));
   return measured;
 });
 const baseline = rows[0]!;
-process.stdout.write(`\n${RUNS} runs, 2 model calls of ${LATENCY_MS} ms + 1 tool call each; workers run ${WORKER_CONCURRENCY} at once (ideal run latency ≈ ${2 * LATENCY_MS} ms)\n\n`);
+process.stdout.write(`\n${RUNS} runs at once, each 2 model calls (aimock, ${LATENCY_MS} ms per streamed chunk) + 1 tool call; workers run ${WORKER_CONCURRENCY} at once; one run alone takes ${aloneMs.toFixed(0)} ms\n\n`);
 const header = ['mode', 'runs/s', '× embedded', 'p50 ms', 'p99 ms', 'p99 × embedded', 'KB/concurrent run', 'completed'];
 const table = rows.map((row) => [
   row.mode,
