@@ -14,6 +14,7 @@ import { startFixtureMcpServer, type FixtureMcpServer } from './fixtures/mcp/fix
 import { countLinksTest, countLinksTool, linkCount } from './fixtures/synthesis/count-links-modules.js';
 import { createGuardedFetch, parseAllowHosts, parseResolveEntries } from '../src/tools/security/index.js';
 import { runCli, type CliResult } from './support/built-cli.js';
+import { dropSchema, freshSchemaName, onSchema, POSTGRES_TEST_URL } from './support/postgres-test-schema.js';
 import { startEngineWorld, type EngineWorld } from './support/engine-world.js';
 
 const MODEL = 'openai:gpt-4.1-mini';
@@ -248,6 +249,14 @@ describe('the --json contract of every command', () => {
     await record('users remove', ['users', 'remove', 'bob@example.com', '--json']);
     await record('secret-key status', ['secret-key', 'status', '--json']);
     await record('secret-key rotate', ['secret-key', 'rotate', '--json']);
+    // Everything recorded so far goes over, into a PostgreSQL schema of this test's own.
+    const copySchema = freshSchemaName();
+    await onSchema('public', (client) => client.query(`CREATE SCHEMA ${copySchema}`));
+    try {
+      await record('store copy', ['store', 'copy', '--to', `${POSTGRES_TEST_URL}?options=${encodeURIComponent(`-c search_path=${copySchema}`)}`, '--json']);
+    } finally {
+      await dropSchema(copySchema);
+    }
     // ada remains, so the serve below runs with accounts (its default once an account exists).
 
     await record('home', ['home', '--json']);

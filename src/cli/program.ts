@@ -19,6 +19,7 @@ import { registerDoctorCommand } from './commands/doctor-command.js';
 import { registerUsersCommand } from './commands/users-command.js';
 import { registerApiKeysCommand } from './commands/api-keys-command.js';
 import { registerSecretKeyCommand } from './commands/secret-key-command.js';
+import { registerStoreCommand } from './commands/store-command.js';
 import { FORGE_VERSION } from '../version.js';
 import { commandKey } from './command-path.js';
 import { presentJsonAs } from './terminal-output.js';
@@ -70,6 +71,7 @@ shows each value and its source). The home is FORGE_HOME, else an existing ./.fo
   registerUsersCommand(program);
   registerApiKeysCommand(program);
   registerSecretKeyCommand(program);
+  registerStoreCommand(program);
   registerStatsCommand(program);
   registerReplayCommand(program);
   registerDemoCommand(program);

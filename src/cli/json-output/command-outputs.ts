@@ -8,6 +8,7 @@ import { policyChangeSchema, policyShowSchema, policyTestSchema, policyVersionsS
 import { approvalAnswerOutputSchema, approvalsGrantsOutputSchema, approvalsListOutputSchema, approvalsRevokeOutputSchema, runOutputSchema, runsCancelOutputSchema, runsListOutputSchema, runsShowOutputSchema, skillReplayResultSchema } from './run-outputs.js';
 import { savedSkillOutputSchema, skillListOutputSchema, skillShowOutputSchema, skillTestOutputSchema, skillVersionsOutputSchema } from './skill-outputs.js';
 import { replayOutputSchema, statsOutputSchema } from './stats-outputs.js';
+import { storeCopyOutputSchema } from './store-outputs.js';
 import { toolsAddOutputSchema, toolsCallOutputSchema, toolsImportOutputSchema, toolsListOutputSchema, toolsRemoveOutputSchema, toolsShowOutputSchema, toolsTestOutputSchema } from './tools-outputs.js';
 
 /**
@@ -79,6 +80,7 @@ export const commandOutputs: Readonly<Record<string, z.ZodType>> = {
   'api-keys revoke': apiKeysRevokeOutputSchema,
   'secret-key status': secretKeyStatusOutputSchema,
   'secret-key rotate': secretKeyRotateOutputSchema,
+  'store copy': storeCopyOutputSchema,
   home: homeOutputSchema,
   'config list': configListOutputSchema,
   'config get': configGetOutputSchema,

@@ -7,6 +7,7 @@ import type { SqlAccess, SqlStatement } from '../sql/sql-access.js';
 import { SqlStore } from '../sql/sql-store.js';
 import type { SqlEngine } from './sql-engine.js';
 import { SqliteConnection } from './sqlite-core.mjs';
+import { sqliteCatalog } from './sqlite-catalog.js';
 import { sqliteDialect } from './sqlite-dialect.js';
 import { WorkerSqlEngine } from './worker-sql-engine.js';
 
@@ -41,7 +42,7 @@ export class LibsqlStore extends SqlStore {
     private readonly writer: GroupCommitWriter,
     file: string,
   ) {
-    super(sqlAccessOf(engine, writer, file));
+    super(sqlAccessOf(engine, writer, file), sqliteCatalog);
   }
 
   /**

@@ -1,7 +1,12 @@
 import pg from 'pg';
 import { migrationsFor } from '../migrations/index.js';
+import type { SqlRow } from '../sql/sql-access.js';
 import { SqlStore } from '../sql/sql-store.js';
+import type { TableLoading } from '../sql/store-tables.js';
+import type { TableShape } from '../sql/table-catalog.js';
 import { applyPostgresMigrations } from './apply-postgres-migrations.js';
+import { loadPostgresTable } from './load-postgres-table.js';
+import { postgresCatalog } from './postgres-catalog.js';
 import { postgresConnection } from './postgres-connection.js';
 import { postgresDialect } from './postgres-dialect.js';
 import { postgresFailure } from './postgres-failure.js';
@@ -39,9 +44,9 @@ export interface PostgresStoreOptions {
  * cannot be reached, or refuses the login, is a `SystemError` naming `host:port` and the fix; no error
  * of this store carries the URL's password.
  */
-export class PostgresStore extends SqlStore {
+export class PostgresStore extends SqlStore implements TableLoading {
   private constructor(private readonly access: PostgresSqlAccess) {
-    super(access);
+    super(access, postgresCatalog);
   }
 
   static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
@@ -63,6 +68,10 @@ export class PostgresStore extends SqlStore {
       throw error;
     }
     return new PostgresStore(access);
+  }
+
+  loadTable(table: TableShape, batches: AsyncIterable<readonly SqlRow[]>): Promise<number> {
+    return this.access.onConnection((client) => loadPostgresTable(client, table, batches));
   }
 
   /** Waits for the operations in flight, then closes every connection; closing twice is closing once. */

@@ -1,5 +1,6 @@
 import type { AccountStore, AgentStore, ApprovalStore, ConversationStore, EventStore, MarketplaceStore, McpServerStore, ModelCallStore, PolicyStore, ProviderKeyStore, RunStateStore, RunStore, RunWrites, SkillStore, StatsStore, StepStore, Store, ToolboxStore } from '../../core/index.js';
-import type { SqlAccess } from './sql-access.js';
+import { listTables } from './list-tables.js';
+import type { SqlAccess, SqlRow } from './sql-access.js';
 import { SqlAccountStore } from './sql-account-store.js';
 import { SqlAgentStore } from './sql-agent-store.js';
 import { SqlApprovalStore } from './sql-approval-store.js';
@@ -17,14 +18,20 @@ import { SqlSkillStore } from './sql-skill-store.js';
 import { SqlStatsStore } from './sql-stats-store.js';
 import { SqlStepStore } from './sql-step-store.js';
 import { SqlToolboxStore } from './sql-toolbox-store.js';
+import type { StoreTables } from './store-tables.js';
+import type { TableCatalog, TableShape } from './table-catalog.js';
+import { countRows, tableRows } from './table-rows.js';
 
 /**
  * A `Store` over any SQL engine that offers `SqlAccess`: every table store speaks to the database only
  * through it, so the libSQL and the PostgreSQL stores differ only in how they run statements and commit
  * a write unit, never in what they store. `transaction` collects the writes of `work` as the steps of
  * one unit and commits it with the same `write` as every other write: all of it or none.
+ *
+ * Its tables can also be read as plain rows (`StoreTables`, for `copyStore`), listed from the engine's
+ * catalog as `catalog` says.
  */
-export abstract class SqlStore implements Store {
+export abstract class SqlStore implements Store, StoreTables {
   readonly runs: RunStore;
   readonly events: EventStore;
   readonly steps: StepStore;
@@ -42,7 +49,10 @@ export abstract class SqlStore implements Store {
   readonly policies: PolicyStore;
   readonly agents: AgentStore;
 
-  protected constructor(private readonly sql: SqlAccess) {
+  protected constructor(
+    private readonly sql: SqlAccess,
+    private readonly catalog: TableCatalog,
+  ) {
     this.runs = new SqlRunStore(sql);
     this.events = new SqlEventStore(sql);
     this.steps = new SqlStepStore(sql);
@@ -65,6 +75,18 @@ export abstract class SqlStore implements Store {
     const writes = new SqlRunWrites();
     await work(writes);
     await this.sql.write(writes.collected);
+  }
+
+  listTables(): Promise<TableShape[]> {
+    return listTables(this.sql, this.catalog);
+  }
+
+  countRows(table: TableShape): Promise<number> {
+    return countRows(this.sql, table);
+  }
+
+  readRows(table: TableShape, batchSize: number): AsyncIterable<SqlRow[]> {
+    return tableRows(this.sql, table, batchSize);
   }
 
   abstract close(): Promise<void>;
