@@ -21,6 +21,7 @@ export type * from './toolbox-store.js';
 export type * from './run-state-store.js';
 export type * from './approval-store.js';
 export type * from './policy-store.js';
+export type * from './schedule-store.js';
 export type * from './agent-store.js';
 export type * from './account-store.js';
 export type * from './marketplace-store.js';

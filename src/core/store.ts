@@ -3,6 +3,7 @@ import type { MarketplaceStore } from './marketplace-store.js';
 import type { ProviderKeyStore } from './provider-key-store.js';
 import type { ApprovalStore } from './approval-store.js';
 import type { PolicyStore } from './policy-store.js';
+import type { ScheduleStore } from './schedule-store.js';
 import type { AgentStore } from './agent-store.js';
 import type { ConversationStore } from './conversation-store.js';
 import type { EventStore } from './event-store.js';
@@ -45,6 +46,8 @@ export interface Store {
   readonly approvals: ApprovalStore;
   /** Versioned policy documents per scope. */
   readonly policies: PolicyStore;
+  /** Work that fires every so often, claimed once per slot however many processes claim (see `claimDue`). */
+  readonly schedules: ScheduleStore;
   /** Agent definitions and their immutable versions. */
   readonly agents: AgentStore;
   /** Users, their sessions and service keys (`forge serve` with accounts). */

@@ -18,3 +18,4 @@ export { RunNotCancellableError, cancelRun, dispatchResume, dispatchRun, replayS
 export { runRequestSchema, startRequest, type RunRequest } from './run-requests.js';
 export { runJob, startWorker, type RunJobOutcome, type RunWorker, type WorkerReport, type WorkerTally } from './run-jobs.js';
 export { RESUME_JOB, RUN_JOB } from './run-jobs-queue.js';
+export { createSchedule, fireDueSchedules, startScheduler, type ScheduleFiring } from './schedules.js';

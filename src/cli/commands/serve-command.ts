@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { EXIT, parsePort } from '../command-errors.js';
-import { printJson, printOut } from '../terminal-output.js';
+import { describeFiring } from '../schedule-line.js';
+import { printError, printJson, printOut } from '../terminal-output.js';
 import { withRuntime } from '../with-runtime.js';
 
 interface ServeOptions {
@@ -70,6 +71,8 @@ Examples:
             ...(options.allowedHost === undefined ? {} : { allowedHosts: options.allowedHost }),
             ...(mcp === undefined ? {} : { mcp }),
           });
+          const { startScheduler } = await import('../../runtime/index.js');
+          const scheduler = startScheduler(runtime, { report: (firing) => printError(`${describeFiring(firing)}\n`), onError: (error) => printError(`forge serve: schedules: ${error instanceof Error ? error.message : String(error)}\n`) });
           // Listening for the signals before saying where it listens, so a client that stops it on that line is heard.
           const stopped = new Promise<void>((resolve) => {
             process.once('SIGINT', resolve);
@@ -82,6 +85,7 @@ Examples:
           if (json) printJson({ url, openapi: `${url}/openapi.json`, mcp_url: mcpUrl, allowed_hosts: server.listener.allowedHosts, token_required: tokenRequired, auth, open_signup: openSignup && auth === 'accounts' });
           else printOut(`Forge API listening on ${url}${mcpUrl === null ? '' : ` · MCP at ${mcpUrl}`}${access} (Ctrl-C to stop)\n`);
           await stopped;
+          await scheduler.stop();
           await server.close();
           return EXIT.ok;
         },

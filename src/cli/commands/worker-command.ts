@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { ConfigurationError } from '../../core/index.js';
 import { EXIT, parsePort, parsePositiveInteger } from '../command-errors.js';
+import { describeFiring } from '../schedule-line.js';
 import { printError, printOut } from '../terminal-output.js';
 import { withRuntime } from '../with-runtime.js';
 
@@ -37,9 +38,11 @@ Examples:
         }
         const concurrency = options.concurrency ?? runtime.config.worker.concurrency;
         const healthPort = options.healthPort ?? runtime.config.worker.healthPort;
-        const { startWorker } = await import('../../runtime/index.js');
+        const { startScheduler, startWorker } = await import('../../runtime/index.js');
         const { serveWorkerHealth } = await import('../../server/http/index.js');
         const worker = startWorker(runtime, { concurrency, report: (line) => printError(`${line}\n`) });
+        // Schedules fire from every worker (and server); each slot fires once, whichever claims it.
+        const scheduler = startScheduler(runtime, { report: (firing) => printError(`${describeFiring(firing)}\n`), onError: (error) => printError(`forge worker: schedules: ${error instanceof Error ? error.message : String(error)}\n`) });
         let draining = false;
         const health = healthPort === undefined ? undefined : await serveWorkerHealth({ port: healthPort, status: () => ({ status: draining ? 'draining' : 'ok', concurrency, ...worker.tally() }) });
         const stopped = new Promise<void>((resolve) => {
@@ -54,6 +57,7 @@ Examples:
         printOut(`Forge worker ready: up to ${concurrency} runs at once${health === undefined ? '' : ` · health at ${health.url}`} (SIGTERM or Ctrl-C drains)\n`);
         await stopped;
         printError(`forge worker: draining (${worker.tally().active} runs in progress); a second signal exits now\n`);
+        await scheduler.stop();
         await worker.jobs.close();
         await health?.close();
         const { done, failed } = worker.tally();

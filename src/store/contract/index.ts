@@ -11,6 +11,7 @@ import { describeProviderKeysContract } from './provider-keys-contract.js';
 import { describeModelCallsContract } from './model-calls-contract.js';
 import { describeRunStatesContract } from './run-states-contract.js';
 import { describeRunsContract } from './runs-contract.js';
+import { describeSchedulesContract } from './schedules-contract.js';
 import { describeSkillsContract } from './skills-contract.js';
 import { describeStatsContract } from './stats-contract.js';
 import { describeStepsContract } from './steps-contract.js';
@@ -60,6 +61,7 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
     describeProviderKeysContract(context);
     describePoliciesContract(context);
     describeAgentsContract(context);
+    describeSchedulesContract(context);
     // Databases that vanish on close (memory) have nothing to reopen; durable ones must pass this.
     if (options.durable) describeDurabilityContract(context);
   });

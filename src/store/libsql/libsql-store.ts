@@ -42,7 +42,7 @@ export class LibsqlStore extends SqlStore {
     private readonly writer: GroupCommitWriter,
     file: string,
   ) {
-    super(sqlAccessOf(engine, writer, file), sqliteCatalog);
+    super(sqlAccessOf(engine, writer, file), sqliteCatalog, sqliteDialect);
   }
 
   /**

@@ -4,4 +4,5 @@ import type { SqlDialect } from '../migrations/index.js';
 export const sqliteDialect: SqlDialect = {
   generatedKeyColumn: 'INTEGER PRIMARY KEY AUTOINCREMENT',
   jsonInteger: (column, key) => `CAST(json_extract(${column}, '$.${key}') AS INTEGER)`,
+  skipLockedRows: '',
 };

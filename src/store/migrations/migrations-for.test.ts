@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { migrationsFor } from './migrations-for.js';
 
 describe('migrationsFor', () => {
-  const migrations = migrationsFor({ generatedKeyColumn: 'GENERATED_KEY_COLUMN', jsonInteger: (column, key) => `JSON_INTEGER(${column}, ${key})` });
+  const migrations = migrationsFor({ generatedKeyColumn: 'GENERATED_KEY_COLUMN', jsonInteger: (column, key) => `JSON_INTEGER(${column}, ${key})`, skipLockedRows: ' SKIP_LOCKED' });
 
   it('numbers migrations from 1, strictly increasing, with kebab-case names', () => {
     const versions = migrations.map((migration) => migration.version);

@@ -11,6 +11,7 @@ import { mcpTrustAnnotationsSchema } from './mcp-trust-annotations-schema.js';
 import type { Migration } from './migration.js';
 import { runOwnersSchema } from './run-owners-schema.js';
 import { runStatesSchema } from './run-states-schema.js';
+import { schedulesSchema } from './schedules-schema.js';
 import { skillVersionsSchema } from './skill-versions-schema.js';
 import { skillsSchema } from './skills-schema.js';
 import type { SqlDialect } from './sql-dialect.js';
@@ -20,5 +21,5 @@ import { toolCallsSchema } from './tool-calls-schema.js';
 
 /** Every migration of the schema, oldest first, spelled for `dialect`. Append new versions at the end. */
 export function migrationsFor(dialect: SqlDialect): readonly Migration[] {
-  return [initialSchema(dialect), skillsSchema(dialect), mcpServersSchema(dialect), toolboxSchema(dialect), mcpTrustAnnotationsSchema(dialect), skillVersionsSchema(dialect), runOwnersSchema(dialect), eventTypesIndexSchema(dialect), runStatesSchema(dialect), toolboxUsesSchema(dialect), mcpAllowStdioSchema(dialect), accountsSchema(dialect), marketplaceSchema(dialect), providerKeysSchema(dialect), policiesSchema(dialect), toolCallsSchema(dialect), agentsSchema(dialect)];
+  return [initialSchema(dialect), skillsSchema(dialect), mcpServersSchema(dialect), toolboxSchema(dialect), mcpTrustAnnotationsSchema(dialect), skillVersionsSchema(dialect), runOwnersSchema(dialect), eventTypesIndexSchema(dialect), runStatesSchema(dialect), toolboxUsesSchema(dialect), mcpAllowStdioSchema(dialect), accountsSchema(dialect), marketplaceSchema(dialect), providerKeysSchema(dialect), policiesSchema(dialect), toolCallsSchema(dialect), agentsSchema(dialect), schedulesSchema(dialect)];
 }

@@ -15,4 +15,10 @@ export interface SqlDialect {
    * `(column::jsonb ->> 'key')::bigint`). `column` and `key` are identifiers of the schema, never input.
    */
   jsonInteger(column: string, key: string): string;
+  /**
+   * What a subquery that picks rows to update appends so that concurrent writers skip the rows another
+   * holds instead of waiting for them and then claiming them again (PostgreSQL: ` FOR UPDATE SKIP
+   * LOCKED`; SQLite: nothing, since one writer at a time makes a single UPDATE a compare-and-set).
+   */
+  readonly skipLockedRows: string;
 }

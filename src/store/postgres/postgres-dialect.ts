@@ -4,4 +4,5 @@ import type { SqlDialect } from '../migrations/index.js';
 export const postgresDialect: SqlDialect = {
   generatedKeyColumn: 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY',
   jsonInteger: (column, key) => `(${column}::jsonb ->> '${key}')::bigint`,
+  skipLockedRows: ' FOR UPDATE SKIP LOCKED',
 };

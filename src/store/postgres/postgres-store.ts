@@ -46,7 +46,7 @@ export interface PostgresStoreOptions {
  */
 export class PostgresStore extends SqlStore implements TableLoading {
   private constructor(private readonly access: PostgresSqlAccess) {
-    super(access, postgresCatalog);
+    super(access, postgresCatalog, postgresDialect);
   }
 
   static async open(options: PostgresStoreOptions): Promise<PostgresStore> {

@@ -1,4 +1,5 @@
-import type { AccountStore, AgentStore, ApprovalStore, ConversationStore, EventStore, MarketplaceStore, McpServerStore, ModelCallStore, PolicyStore, ProviderKeyStore, RunStateStore, RunStore, RunWrites, SkillStore, StatsStore, StepStore, Store, ToolboxStore } from '../../core/index.js';
+import type { AccountStore, AgentStore, ApprovalStore, ConversationStore, EventStore, MarketplaceStore, McpServerStore, ModelCallStore, PolicyStore, ProviderKeyStore, RunStateStore, RunStore, RunWrites, ScheduleStore, SkillStore, StatsStore, StepStore, Store, ToolboxStore } from '../../core/index.js';
+import type { SqlDialect } from '../migrations/index.js';
 import { listTables } from './list-tables.js';
 import type { SqlAccess, SqlRow } from './sql-access.js';
 import { SqlAccountStore } from './sql-account-store.js';
@@ -14,6 +15,7 @@ import { SqlProviderKeyStore } from './sql-provider-key-store.js';
 import { SqlRunStateStore } from './sql-run-state-store.js';
 import { SqlRunStore } from './sql-run-store.js';
 import { SqlRunWrites } from './sql-run-writes.js';
+import { SqlScheduleStore } from './sql-schedule-store.js';
 import { SqlSkillStore } from './sql-skill-store.js';
 import { SqlStatsStore } from './sql-stats-store.js';
 import { SqlStepStore } from './sql-step-store.js';
@@ -48,10 +50,12 @@ export abstract class SqlStore implements Store, StoreTables {
   readonly providerKeys: ProviderKeyStore;
   readonly policies: PolicyStore;
   readonly agents: AgentStore;
+  readonly schedules: ScheduleStore;
 
   protected constructor(
     private readonly sql: SqlAccess,
     private readonly catalog: TableCatalog,
+    dialect: SqlDialect,
   ) {
     this.runs = new SqlRunStore(sql);
     this.events = new SqlEventStore(sql);
@@ -69,6 +73,7 @@ export abstract class SqlStore implements Store, StoreTables {
     this.providerKeys = new SqlProviderKeyStore(sql);
     this.policies = new SqlPolicyStore(sql);
     this.agents = new SqlAgentStore(sql);
+    this.schedules = new SqlScheduleStore(sql, dialect);
   }
 
   async transaction(work: (writes: RunWrites) => Promise<void>): Promise<void> {
