@@ -2,8 +2,7 @@ import { ConfigurationError, describeError, ForgeError } from '../core/index.js'
 import { maskUrlCredentials } from '../redaction/index.js';
 import { databaseLocationFromUrl } from './database-location.js';
 import { openStore } from './open-store.js';
-import { canLoadTables, hasStoreTables, type StoreTables, type TableLoading } from './sql/store-tables.js';
-import type { TableShape } from './sql/table-catalog.js';
+import { canLoadTables, hasStoreTables, type StoreTables, type TableLoading, type TableShape } from './sql/index.js';
 
 /** Rows read from the source per page, by default. */
 const DEFAULT_BATCH_SIZE = 500;

@@ -1,5 +1,5 @@
 import type { Migration } from '../migrations/index.js';
-import { applyPendingMigrations } from '../sql/apply-pending-migrations.js';
+import { applyPendingMigrations } from '../sql/index.js';
 import type { SqliteConnection } from './sqlite-core.mjs';
 import { beginWrite } from './write-lock.js';
 

@@ -1,6 +1,5 @@
 import { StoreUnavailableError } from '../store-unavailable-error.js';
-import type { SqlResult, WriteStep } from '../sql/sql-access.js';
-import { stepFailure } from '../sql/step-failure.js';
+import { type SqlResult, type WriteStep, stepFailure } from '../sql/index.js';
 import { sqlErrorFrom, type SqlEngine } from './sql-engine.js';
 import type { UnitOutcome } from './sqlite-protocol.js';
 

@@ -1,4 +1,4 @@
-import type { SqlResult, SqlStatement } from '../sql/sql-access.js';
+import type { SqlResult, SqlStatement } from '../sql/index.js';
 import type { SqlEngine } from './sql-engine.js';
 import { commitGroup, type SqliteConnection } from './sqlite-core.mjs';
 import type { GroupOutcome, UnitRequest } from './sqlite-protocol.js';

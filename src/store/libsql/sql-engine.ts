@@ -1,4 +1,4 @@
-import type { SqlResult, SqlStatement } from '../sql/sql-access.js';
+import type { SqlResult, SqlStatement } from '../sql/index.js';
 import type { GroupOutcome, SqlFailureData, UnitRequest } from './sqlite-protocol.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { TableCatalog } from '../sql/table-catalog.js';
+import type { TableCatalog } from '../sql/index.js';
 
 /**
  * SQLite's catalog: `sqlite_master` and the table-valued pragmas. A single-column INTEGER primary key

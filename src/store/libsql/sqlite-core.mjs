@@ -8,8 +8,8 @@
  */
 import Database from 'libsql';
 
-/** @typedef {import('../sql/sql-access.js').SqlStatement} SqlStatement */
-/** @typedef {import('../sql/sql-access.js').SqlResult} SqlResult */
+/** @typedef {import('../sql/index.js').SqlStatement} SqlStatement */
+/** @typedef {import('../sql/index.js').SqlResult} SqlResult */
 /** @typedef {import('./sqlite-protocol.js').UnitRequest} UnitRequest */
 /** @typedef {import('./sqlite-protocol.js').UnitOutcome} UnitOutcome */
 /** @typedef {import('./sqlite-protocol.js').GroupOutcome} GroupOutcome */

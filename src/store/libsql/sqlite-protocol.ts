@@ -1,4 +1,4 @@
-import type { SqlResult, SqlStatement } from '../sql/sql-access.js';
+import type { SqlResult, SqlStatement } from '../sql/index.js';
 
 /** One unit of a group commit as the engine runs it: its statements, and which must change a row. */
 export interface UnitRequest {

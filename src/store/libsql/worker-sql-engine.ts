@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { StoreUnavailableError } from '../store-unavailable-error.js';
-import type { SqlResult, SqlStatement } from '../sql/sql-access.js';
+import type { SqlResult, SqlStatement } from '../sql/index.js';
 import { sqlErrorFrom, type SqlEngine } from './sql-engine.js';
 import { isBusy } from './sqlite-core.mjs';
 import type { GroupOutcome, SqliteWorkerData, SqliteWorkerReply, SqliteWorkerRequest, UnitRequest } from './sqlite-protocol.js';

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Migration } from '../migrations/index.js';
-import { applyPendingMigrations } from '../sql/apply-pending-migrations.js';
+import { applyPendingMigrations } from '../sql/index.js';
 import { runStatement } from './postgres-statement.js';
 
 /**

@@ -1,7 +1,5 @@
 import type pg from 'pg';
-import { valuesClauses } from '../sql/insert-rows.js';
-import type { SqlRow, SqlValue } from '../sql/sql-access.js';
-import { quotedIdentifier, type TableShape } from '../sql/table-catalog.js';
+import { valuesClauses, type SqlRow, type SqlValue, quotedIdentifier, type TableShape } from '../sql/index.js';
 import { runStatement } from './postgres-statement.js';
 
 /**

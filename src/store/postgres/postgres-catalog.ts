@@ -1,4 +1,4 @@
-import type { TableCatalog } from '../sql/table-catalog.js';
+import type { TableCatalog } from '../sql/index.js';
 
 /** PostgreSQL's catalog, for the tables of the connection's current schema (the store's). Identity columns are the keys it assigns. */
 export const postgresCatalog: TableCatalog = {

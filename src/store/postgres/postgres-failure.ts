@@ -44,7 +44,11 @@ function reachFailure(error: Error, endpoint: string): SystemError | undefined {
   }
   // The driver's own words for a connection that never came or went away mid-statement.
   if (/timeout exceeded when trying to connect|connection timeout/i.test(error.message)) {
-    return system('ETIMEDOUT', `The PostgreSQL server at ${endpoint} did not answer in time.`, `Check that it is up and reachable from here, ${FIX_URL}.`);
+    return system(
+      'ETIMEDOUT',
+      `No connection to the PostgreSQL server at ${endpoint} came in time: the server did not answer, or every connection of the pool stayed busy.`,
+      `Check that the server is up and reachable from here, ${FIX_URL}; if it is, this process has more work at once than its pool has connections.`,
+    );
   }
   if (/Connection terminated/i.test(error.message)) {
     return system('ECONNRESET', `The connection to the PostgreSQL server at ${endpoint} was cut.`, 'Check that the server is up, then try again; a write in flight may not have been committed.');

@@ -1,7 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type pg from 'pg';
-import type { SqlAccess, SqlResult, SqlStatement, WriteStep } from '../sql/sql-access.js';
-import { stepFailure, type StepOutcome } from '../sql/step-failure.js';
+import { type SqlAccess, type SqlResult, type SqlStatement, type WriteStep, stepFailure, type StepOutcome } from '../sql/index.js';
 import { StoreUnavailableError } from '../store-unavailable-error.js';
 import { runStatement } from './postgres-statement.js';
 

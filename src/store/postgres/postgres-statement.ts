@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { SqlResult, SqlStatement } from '../sql/sql-access.js';
+import type { SqlResult, SqlStatement } from '../sql/index.js';
 import { numberedPlaceholders } from './numbered-placeholders.js';
 
 /**

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigurationError, SystemError, type NewRun, type Store } from '../../core/index.js';
 import { describeStoreContract } from '../contract/index.js';
@@ -128,6 +129,33 @@ describe('PostgresStore', () => {
     expect(unparsable).toBeInstanceOf(ConfigurationError);
     expect(badSchema).toBeInstanceOf(ConfigurationError);
     for (const error of [missingDatabase, unparsable, badSchema]) expect(JSON.stringify((error as SystemError).toJSON())).not.toContain('pa55-w0rd');
+  });
+
+  it('fails a read that waited past the timeout for the pool\'s one busy connection, naming why, and carries on once it is free', async () => {
+    const store = await PostgresStore.open({ url: POSTGRES_TEST_URL, schema, poolSize: 1, connectTimeoutMs: 300 });
+    stores.push(store);
+    await store.runs.create(aRun('run-1'));
+    const holder = new pg.Client({ connectionString: POSTGRES_TEST_URL, options: `-c search_path=${schema}` });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('LOCK TABLE runs IN EXCLUSIVE MODE');
+      // The write holds the pool's one connection while it waits for the lock.
+      const blocked = store.runs.update('run-1', { status: 'completed' });
+
+      const refusal = await store.runs.get('run-1').then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+
+      expect(refusal).toBeInstanceOf(SystemError);
+      expect(refusal).toMatchObject({ code: 'ETIMEDOUT', message: expect.stringMatching(/every connection of the pool stayed busy/) });
+      await holder.query('COMMIT');
+      await blocked;
+      expect(await store.runs.get('run-1')).toMatchObject({ status: 'completed' });
+    } finally {
+      await holder.end();
+    }
   });
 
   it('rolls a whole unit back when its second step fails, and gives its connection back clean', async () => {

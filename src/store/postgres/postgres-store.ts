@@ -1,9 +1,6 @@
 import pg from 'pg';
 import { migrationsFor } from '../migrations/index.js';
-import type { SqlRow } from '../sql/sql-access.js';
-import { SqlStore } from '../sql/sql-store.js';
-import type { TableLoading } from '../sql/store-tables.js';
-import type { TableShape } from '../sql/table-catalog.js';
+import { type SqlRow, SqlStore, type TableLoading, type TableShape } from '../sql/index.js';
 import { applyPostgresMigrations } from './apply-postgres-migrations.js';
 import { loadPostgresTable } from './load-postgres-table.js';
 import { postgresCatalog } from './postgres-catalog.js';
