@@ -1,3 +1,5 @@
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ForgeEvent, LiveEvent } from '../core/index.js';
@@ -183,6 +185,31 @@ describe('RedisEventFanOut', () => {
     } finally {
       await subscriber.close();
       await connection.quit();
+    }
+  });
+
+  it('drops what it publishes while its connection is down instead of holding up the publisher until Redis is back', async () => {
+    // A server that accepts and goes away: the connection is then reconnecting, and would queue a PUBLISH.
+    const server = createServer((socket) => socket.on('error', () => undefined));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const connection = new Redis({ port: (server.address() as AddressInfo).port, host: '127.0.0.1', maxRetriesPerRequest: null });
+    connection.on('error', () => undefined);
+    await new Promise((resolve) => connection.once('connect', resolve));
+    server.close();
+    connection.stream.destroy();
+    await vi.waitFor(() => expect(connection.status).toBe('reconnecting'));
+    const subscriber = new RedisSubscriber(new Redis(TEST_REDIS_URL));
+    const cut = await RedisEventFanOut.open({ connection, subscriber, prefix });
+    try {
+      const started = performance.now();
+      await cut.publish('run-1', [toolLog('run-1', 1)]);
+      cut.publishLive(delta('run-1', 'lost'));
+
+      expect(performance.now() - started).toBeLessThan(200);
+    } finally {
+      await cut.close();
+      await subscriber.close();
+      connection.disconnect();
     }
   });
 });
