@@ -17,8 +17,11 @@ export type RedisEventFanOutOptions = RedisConnectionOptions & {
  *
  * A message that is not JSON or not a valid event for that channel (a run's channel carries only that
  * run's events) is dropped; the first such message is reported on stderr, later ones are not. A
- * listener that throws is reported and the others still get the event. After `close`, `publish` and
- * the follow methods reject with `EventFanOutClosedError`, and `publishLive` sends nothing.
+ * listener that throws is reported and the others still get the event. While the connection is down,
+ * `publish` and `publishLive` drop their events at once rather than wait for Redis (delivery is at most
+ * once: a reader that misses them reads the store), and a follow resolves once Redis is back and has
+ * confirmed it. After `close`, `publish` and the follow methods reject with `EventFanOutClosedError`, and
+ * `publishLive` sends nothing.
  */
 export class RedisEventFanOut implements EventFanOut {
   private readonly following = new Set<() => Promise<void>>();
@@ -36,7 +39,7 @@ export class RedisEventFanOut implements EventFanOut {
 
   async publish(runId: string, events: readonly ForgeEvent[]): Promise<void> {
     if (this.closed) throw new EventFanOutClosedError();
-    if (events.length === 0) return;
+    if (events.length === 0 || !this.connected()) return;
     await this.clients.connection.publish(this.runChannel(runId), JSON.stringify(events));
   }
 
@@ -51,7 +54,7 @@ export class RedisEventFanOut implements EventFanOut {
   }
 
   publishLive(event: LiveEvent): void {
-    if (this.closed) return;
+    if (this.closed || !this.connected()) return;
     this.clients.connection.publish(this.liveChannel(), JSON.stringify(event)).catch((error: unknown) => {
       process.stderr.write(`forge: a live event was not sent to Redis: ${error instanceof Error ? error.message : String(error)}\n`);
     });
@@ -70,6 +73,15 @@ export class RedisEventFanOut implements EventFanOut {
     this.closed = true;
     await Promise.all([...this.following].map((stop) => stop()));
     await this.clients.close();
+  }
+
+  /**
+   * False while the connection is down: a PUBLISH would wait in its queue until Redis is back, holding
+   * up the run that publishes, for events its readers will have found missing and read from the store.
+   */
+  private connected(): boolean {
+    const { status } = this.clients.connection;
+    return status === 'ready' || status === 'wait';
   }
 
   private async follow(channel: string, onMessage: (message: string) => void): Promise<() => Promise<void>> {

@@ -30,6 +30,8 @@ export class BullmqJobOutcomes {
   /** The same, by BullMQ id (an id's earlier job may still be awaited when a new one is added). */
   private readonly byJobId = new Map<string, Set<Watch>>();
   private readonly reads = new Set<Promise<void>>();
+  /** Unsettled watches whose `finished()` was called: while there are any, they are read every POLL_MS. */
+  private awaited = 0;
   private events: Promise<QueueEvents> | undefined;
   private poll: NodeJS.Timeout | undefined;
   private closed = false;
@@ -54,10 +56,11 @@ export class BullmqJobOutcomes {
   watch(job: JobIdentity): () => Promise<JobOutcome> {
     const watch = this.watches.get(job.token) ?? this.add(job);
     return () => {
-      if (!watch.awaited) {
+      if (!watch.awaited && this.watches.get(watch.token) === watch) {
         watch.awaited = true;
-        this.read(watch);
+        this.awaited += 1;
         this.poll ??= setInterval(() => this.readAwaited(), POLL_MS).unref();
+        this.read(watch);
       }
       return watch.outcome;
     };
@@ -103,6 +106,11 @@ export class BullmqJobOutcomes {
     const sameId = this.byJobId.get(watch.jobId);
     sameId?.delete(watch);
     if (sameId?.size === 0) this.byJobId.delete(watch.jobId);
+    if (watch.awaited) this.awaited -= 1;
+    if (this.awaited === 0) {
+      clearInterval(this.poll);
+      this.poll = undefined;
+    }
   }
 
   private readAwaited(): void {
@@ -116,7 +124,6 @@ export class BullmqJobOutcomes {
         if (outcome === undefined || this.watches.get(watch.token) !== watch) return;
         this.forget(watch);
         watch.settle(outcome);
-        if (![...this.watches.values()].some((other) => other.awaited)) this.poll = stopped(this.poll);
       },
       (error: unknown) => {
         if (!this.closed) this.report(error);
@@ -125,9 +132,4 @@ export class BullmqJobOutcomes {
     const tracked = reading.finally(() => this.reads.delete(tracked));
     this.reads.add(tracked);
   }
-}
-
-function stopped(timer: NodeJS.Timeout | undefined): undefined {
-  clearInterval(timer);
-  return undefined;
 }

@@ -51,6 +51,12 @@ if redis.call('ZSCORE', KEYS[2], ARGV[3]) or redis.call('ZSCORE', KEYS[3], ARGV[
 redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2])
 return 1`;
 
+/** Sets a field of a job's hash unless the job is gone (an orphan hash would outlive every cleanup): KEYS job hash; ARGV field, value. */
+const SET_IF_PRESENT = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return 1`;
+
 /**
  * BullMQ's id for a Forge job id. BullMQ refuses ids that look like integers or contain `:`, so `%`,
  * `:` and `#` are percent-escaped and an id that is still an integer (or empty) gets a leading `#`; no
@@ -118,7 +124,7 @@ export class BullmqJobRecords {
 
   /** Keeps the error of the attempt that just failed, whole (BullMQ keeps its message only). */
   async recordError(jobId: string, attempt: number, error: ErrorInfo): Promise<void> {
-    await this.connection.hset(this.bull.toKey(jobId), ERROR_FIELD, JSON.stringify({ attempt, error }));
+    await this.connection.eval(SET_IF_PRESENT, 1, this.bull.toKey(jobId), ERROR_FIELD, JSON.stringify({ attempt, error }));
   }
 
   /**

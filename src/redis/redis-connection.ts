@@ -53,6 +53,8 @@ export async function connectRedis(url: string, options: ConnectRedisOptions = {
     await readyWithin(client, timeoutMs);
   } catch {
     client.disconnect();
+    // disconnect() only half-closes a socket that connected but got no answer; a server that never reads would hold it open.
+    client.stream?.destroy();
     throw unavailable(target, lastError, timeoutMs, url);
   } finally {
     client.off('error', remember);
