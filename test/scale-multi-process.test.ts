@@ -21,6 +21,8 @@ const RUNS = 100;
 const KILL_AFTER_EFFECTS = 30;
 /** The model answers each call after this long (aimock's fixture latency): a fixed-latency model. */
 const MODEL_LATENCY_MS = 150;
+/** The slow runs' latency per streamed chunk: a model call of a few seconds. */
+const SLOW_LATENCY_MS = 700;
 const TERMINAL = new Set(['completed', 'failed', 'cancelled', 'refused']);
 
 interface Worker {
@@ -91,6 +93,9 @@ describe('the scaled mode: one server, two workers on PostgreSQL and Redis, one 
     await mock.start();
     mock.on({ userMessage: /^scale task \d+$/, hasToolResult: false }, { toolCalls: [{ name: 'record_effect', arguments: { note: 'once' } }] }, { latency: MODEL_LATENCY_MS });
     mock.on({ userMessage: /^scale task \d+$/, hasToolResult: true }, { content: 'Recorded once.' }, { latency: MODEL_LATENCY_MS });
+    // Slow runs, for cancelling one on its worker and for draining a worker that runs one.
+    mock.on({ userMessage: /^slow task \d+$/, hasToolResult: false }, { toolCalls: [{ name: 'record_effect', arguments: { note: 'once' } }] }, { latency: SLOW_LATENCY_MS });
+    mock.on({ userMessage: /^slow task \d+$/, hasToolResult: true }, { content: 'Recorded slowly.' }, { latency: SLOW_LATENCY_MS });
     await createSchema(schema);
     env = {
       PATH: process.env['PATH'] ?? '',
@@ -199,4 +204,36 @@ describe('the scaled mode: one server, two workers on PostgreSQL and Redis, one 
     // The survivor took over: it reported resuming runs.
     expect(workers[1]!.lines.some((line) => line.includes(': resumed, now'))).toBe(true);
   }, 180_000);
+
+  /** Starts a slow run through the server and resolves once a worker runs it (its first model call started). */
+  async function slowRunUnderway(task: string): Promise<string> {
+    const response = await fetch(`${server.listener.origin}/api/v1/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ task, tools: ['record_effect'] }) });
+    const { run_id: runId } = (await response.json()) as { run_id: string };
+    await expect.poll(async () => (await runtime.store.events.list(runId)).some((event) => event.type === 'model-call-start'), { timeout: 30_000, interval: 50 }).toBe(true);
+    return runId;
+  }
+
+  it('cancels a run from the API on the worker that runs it: it ends cancelled and its side effect never happens', async () => {
+    const runId = await slowRunUnderway('slow task 1');
+
+    const response = await fetch(`${server.listener.origin}/api/v1/runs/${runId}/cancel`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ reason: 'changed my mind' }) });
+
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ run_id: runId, status: 'cancelled', halt_reason: 'cancelled' });
+    const events = await runtime.store.events.list(runId);
+    expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'cancelled' });
+    expect(events.some((event) => event.type === 'tool-call-start')).toBe(false);
+    expect(counting.counter.hits(runId)).toBe(0);
+  }, 60_000);
+
+  it('drains a worker on SIGTERM: the run in progress finishes, then the worker exits 0', async () => {
+    const survivor = workers[1]!;
+    const runId = await slowRunUnderway('slow task 2');
+
+    survivor.child.kill('SIGTERM');
+
+    expect(await survivor.exited).toEqual({ code: 0, signal: null });
+    expect(await runtime.store.runs.get(runId)).toMatchObject({ status: 'completed', answer: 'Recorded slowly.' });
+    expect(counting.counter.hits(runId)).toBe(1);
+  }, 60_000);
 });
