@@ -1,6 +1,6 @@
 import { AccountService, ApiKeyService, ProviderKeyService, loadSessionKey } from '../accounts/index.js';
 import { MarketplaceService } from '../marketplace/index.js';
-import { replaySkill } from './run-dispatch.js';
+import { dispatchSkillReplay } from './run-dispatch.js';
 import { hostname } from 'node:os';
 import { refuseApprovals } from '../agent/index.js';
 import { PolicyEngine, PolicyService } from '../policy/index.js';
@@ -207,7 +207,7 @@ export async function createRuntime(parts: RuntimeParts = {}): Promise<ForgeRunt
       apiKeys: new ApiKeyService(store.accounts),
       providerKeys: new ProviderKeyService(store.providerKeys, secrets),
       // A customer run replays the pinned version as a run of the seller's, like any skill run.
-      marketplace: new MarketplaceService({ store, skills, replay: (options) => replaySkill(runtime, options) }),
+      marketplace: new MarketplaceService({ store, skills, replay: (options) => dispatchSkillReplay(runtime, options) }),
       close,
     };
     // A run that waited past its approval's expiry is ended now, like an interrupted one.

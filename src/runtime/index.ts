@@ -14,7 +14,7 @@ export { runDoctor, type DoctorCheck, type DoctorCheckName, type DoctorParts } f
 export { rotateSecretKey, secretKeyStatus, type SecretKeyRotation, type SecretKeyStatus } from './secret-key-rotation.js';
 export { agentServiceOf } from './agent-service-of.js';
 export { runAgentTask, startAgentTask, type RunAgentOptions } from './agent-runs.js';
-export { RunNotCancellableError, cancelRun, dispatchResume, dispatchRun, replaySkill } from './run-dispatch.js';
+export { RunNotCancellableError, cancelRun, dispatchResume, dispatchRun, dispatchSkillReplay } from './run-dispatch.js';
 export { runRequestSchema, startRequest, type RunRequest } from './run-requests.js';
 export { runJob, startWorker, type RunJobOutcome, type RunWorker, type WorkerReport, type WorkerTally } from './run-jobs.js';
 export { RESUME_JOB, RUN_JOB } from './run-jobs-queue.js';

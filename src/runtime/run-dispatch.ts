@@ -146,7 +146,7 @@ class WorkerReplayError extends ForgeError {
  * the job's outcome (a cancelled `signal` cancels the job, and the replay with it). Refusals (an
  * input that does not validate) come back as the same errors either way.
  */
-export async function replaySkill(runtime: ForgeRuntime, request: SkillJobPayload, signal?: AbortSignal): Promise<RunSkillResult> {
+export async function dispatchSkillReplay(runtime: ForgeRuntime, request: SkillJobPayload, signal?: AbortSignal): Promise<RunSkillResult> {
   if (runtime.mode === 'embedded') return runSkill(runtime, { ...request, ...(signal === undefined ? {} : { signal }) });
   const job = await runtime.queue.enqueue(SKILL_JOB, request);
   const onAbort = () => void runtime.queue.cancel(job.id, 'the caller went away');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ReplayModeOption } from '../skills/index.js';
 import type { ForgeRuntime } from './create-runtime.js';
 import { runRequestSchema } from './run-requests.js';
 
@@ -24,7 +25,15 @@ export const runJobPayloadSchema = z.object({ runId: z.string().min(1), request:
 export const resumeJobPayloadSchema = z.object({ runId: z.string().min(1) }).strict();
 export type RunJobPayload = z.infer<typeof runJobPayloadSchema>;
 /** A skill replay as data: the skill pinned (`name@version`), its inputs, and whose run it is. */
-export const skillJobPayloadSchema = z.object({ skill: z.string().min(1), inputs: z.record(z.string(), z.unknown()), dryRun: z.boolean().optional(), userId: z.string().nullable() }).strict();
+export const skillJobPayloadSchema = z
+  .object({
+    skill: z.string().min(1),
+    inputs: z.record(z.string(), z.unknown()),
+    dryRun: z.boolean().optional(),
+    mode: z.enum(['auto', 'deterministic', 'guided'] as const satisfies readonly ReplayModeOption[]).optional(),
+    userId: z.string().nullable(),
+  })
+  .strict();
 export type SkillJobPayload = z.infer<typeof skillJobPayloadSchema>;
 
 /** Queues the resume of a stored run for a worker; one per run at a time (asking again while one waits adds nothing). */

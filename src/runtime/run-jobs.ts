@@ -72,7 +72,7 @@ export async function runJob(runtime: ForgeRuntime, job: ActiveJob): Promise<Run
     case RESUME_JOB:
       return resumeStored(runtime, resumeJobPayloadSchema.parse(job.payload).runId, job.signal);
     case SKILL_JOB: {
-      // The caller waits for this result (see `replaySkill`): it is the job's result, as JSON.
+      // The caller waits for this result (see `dispatchSkillReplay`): it is the job's result, as JSON.
       const result = await runSkill(runtime, { ...skillJobPayloadSchema.parse(job.payload), signal: job.signal });
       return { ...result, runId: result.run_id, action: 'started' };
     }

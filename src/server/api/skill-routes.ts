@@ -1,6 +1,6 @@
 import { NotFoundError, type SkillRecord } from '../../core/index.js';
 import { parseSkillDocument, SkillConflictError } from '../../skills/index.js';
-import { replaySkill } from '../../runtime/index.js';
+import { dispatchSkillReplay } from '../../runtime/index.js';
 import type { SkillDocument } from '../../skills/index.js';
 import type { ApiRoute, RouteContext } from './api-route.js';
 import { errorView, newRecordOwner, requireOwnedRun } from './owned-records.js';
@@ -77,7 +77,7 @@ export const skillRoutes: readonly ApiRoute[] = [
     async handle(context) {
       const body = runSkillRequestSchema.parse(context.body ?? {});
       const { record } = await requireOwnedSkill(context, context.params['skill']!);
-      const result = await replaySkill(
+      const result = await dispatchSkillReplay(
         context.runtime,
         { skill: `${record.name}@${record.version}`, inputs: body.inputs, ...(body.dry_run === true ? { dryRun: true } : {}), userId: newRecordOwner(context) },
         context.request.signal,
