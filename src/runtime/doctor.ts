@@ -4,6 +4,7 @@ import path from 'node:path';
 import { generateText } from 'ai';
 import { describeError, type ToolContext } from '../core/index.js';
 import { EnvironmentCredentials, defaultModelSlug, readModelKeys, resolveModel } from '../llm/index.js';
+import { maskUrlCredentials } from '../redaction/index.js';
 import { openStore } from '../store/index.js';
 import { closeIdleSandboxWorkers, runInSandbox } from '../synthesis/sandbox/index.js';
 import { createBuiltinTools, searchConfigFromEnv } from '../tools/builtins/index.js';
@@ -69,7 +70,7 @@ async function checkStore(config: ForgeConfig): Promise<DoctorCheck> {
   try {
     const store = await openStore({ url: config.databaseUrl });
     await store.close();
-    return { check: 'store', status: 'ok', detail: `home ${config.home} writable; database ${config.databaseUrl} opens` };
+    return { check: 'store', status: 'ok', detail: `home ${config.home} writable; database ${maskUrlCredentials(config.databaseUrl)} opens` };
   } catch (error) {
     return failed('store', error, 'Fix database_url (forge config set database_url <path>) or unset it to use forge.db in the home.');
   }
