@@ -43,12 +43,19 @@ describe("the README's first command, on a fresh clone, twice in a row", () => {
     execFileSync('git', ['clone', '--quiet', root, clone]);
     const prefix = path.join(scratch, 'prefix');
     const cache = execFileSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).trim();
+    // The scratch HOME has no ~/.npmrc: the machine's registry and certificate settings come along, as a user's own would.
+    const npmSetting = (key: string) => {
+      const value = execFileSync('npm', ['config', 'get', key], { encoding: 'utf8' }).trim();
+      return value === '' || value === 'null' || value === 'undefined' ? {} : { [`npm_config_${key}`]: value };
+    };
     env = {
       PATH: `${path.join(prefix, 'bin')}:${process.env['PATH'] ?? ''}`,
       HOME: path.join(scratch, 'home'),
       FORGE_HOME: path.join(scratch, 'forge-home'),
       npm_config_prefix: prefix,
       npm_config_cache: cache,
+      ...npmSetting('registry'),
+      ...npmSetting('cafile'),
       npm_config_prefer_offline: 'true',
       npm_config_audit: 'false',
       npm_config_fund: 'false',
