@@ -81,6 +81,7 @@ export const skillRoutes: readonly ApiRoute[] = [
         skill: `${record.name}@${record.version}`,
         inputs: body.inputs,
         ...(body.dry_run === true ? { dryRun: true } : {}),
+        ...(body.mode === undefined ? {} : { mode: body.mode }),
         userId: newRecordOwner(context),
       });
       return {
