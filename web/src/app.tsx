@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState, type ComponentType, type LazyExoticComponent } from 'react';
 import { api, refreshSession, whenSessionLost } from './api/client.js';
 import type { Session } from './api/types.js';
@@ -77,6 +77,12 @@ export function setSignedInFlag(on: boolean): void {
   }
 }
 
+/** Forgets what the last session read and asks again who this page is. */
+async function renewSession(queries: QueryClient): Promise<void> {
+  queries.removeQueries({ predicate: (query) => query.queryKey[0] !== 'session' });
+  await queries.refetchQueries({ queryKey: ['session'] });
+}
+
 /** Access tokens last 15 minutes: a signed-in page trades its refresh cookie well before. */
 const REFRESH_EVERY_MS = 10 * 60_000;
 
@@ -112,9 +118,8 @@ function Shell({ session, section, children }: { session: Session; section: stri
   const signOut = async () => {
     await api.logout().catch(() => undefined);
     setSignedInFlag(false);
-    queries.clear();
     navigate('/login', { replace: true });
-    await queries.invalidateQueries({ queryKey: ['session'] });
+    await renewSession(queries);
   };
   return (
     <div className="min-h-screen lg:flex">
@@ -224,8 +229,7 @@ export function App() {
     setSignedInFlag(true);
     setLost(false);
     setRefreshTried(false);
-    queries.clear();
-    await queries.invalidateQueries({ queryKey: ['session'] });
+    await renewSession(queries);
     if (path === '/login' || path === '/session-expired') navigate('/chat', { replace: true });
   };
   if (lost || path === '/session-expired') return <SessionExpiredPage onSignedIn={onSignedIn} />;

@@ -16,7 +16,7 @@ function Turn({ runId, pendingText }: { runId: string; pendingText?: string }) {
   const task = view.start?.task ?? pendingText;
   const status = view.end?.status ?? (view.paused ? 'waiting' : 'running');
   return (
-    <li className="flex flex-col gap-2" data-testid="turn" data-run-id={runId}>
+    <li className="flex flex-col gap-2" data-testid="turn" data-run-id={runId} data-event-count={stream.events.length} data-phase={stream.phase}>
       {task === undefined ? null : (
         <div className="max-w-[85%] self-end rounded-lg bg-orange-100 px-3 py-2 text-orange-950 dark:bg-orange-950 dark:text-orange-50">
           <p className="sr-only">{t('chat.you')}</p>
