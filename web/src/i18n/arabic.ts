@@ -199,6 +199,7 @@ export const ar: Messages = {
   'mcp.tools': 'الأدوات المكتشفة',
   'mcp.schema': 'مخطط المدخلات',
   'mcp.lastError': 'آخر خطأ',
+  'mcp.adminOnly': 'اتصالات MCP يراها ويغيّرها المسؤولون فقط.',
   'market.title': 'السوق',
   'market.package': 'غلّف مهارة',
   'market.skill': 'المهارة',

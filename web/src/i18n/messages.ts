@@ -197,6 +197,7 @@ export const en = {
   'mcp.tools': 'Discovered tools',
   'mcp.schema': 'Input schema',
   'mcp.lastError': 'Last error',
+  'mcp.adminOnly': 'Only an admin sees and changes the MCP connections.',
   'market.title': 'Marketplace',
   'market.package': 'Package a skill',
   'market.skill': 'Skill',
