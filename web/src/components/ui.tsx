@@ -180,3 +180,12 @@ export function formatTime(iso: string | null, language: string): string {
   if (iso === null) return '—';
   return new Intl.DateTimeFormat(language === 'ar' ? 'ar-u-nu-latn' : 'en', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 }
+
+/** A table that may scroll sideways on a narrow screen: a labelled region the keyboard can scroll too. */
+export function ScrollingTable({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="overflow-x-auto" role="region" aria-label={label} tabIndex={0}>
+      <table className="w-full text-sm">{children}</table>
+    </div>
+  );
+}

@@ -6,7 +6,7 @@ import { runViewOf, type RunView } from '../api/run-view.js';
 import type { ForgeEvent } from '../api/types.js';
 import { RunTranscript } from '../components/run-transcript.js';
 import { SaveSkill } from '../components/save-skill.js';
-import { Badge, CostFigures, ErrorNote, formatDollars, formatNumber, Json, Loading, Ltr, PageTitle, Section, StatusBadge } from '../components/ui.js';
+import { Badge, CostFigures, ErrorNote, formatDollars, formatNumber, Json, Loading, Ltr, PageTitle, ScrollingTable, Section, StatusBadge } from '../components/ui.js';
 import { usePreferences } from '../i18n/preferences.js';
 import { useLocation } from '../router.js';
 
@@ -180,32 +180,30 @@ export default function RunPage({ params }: { params: Record<string, string> }) 
         <RunTranscript runId={runId} view={view} stream={stream} />
       </Section>
       <Section title={t('run.modelCalls')}>
-        <div className="overflow-x-auto">
-          <table className="w-full text-sm">
-            <thead>
-              <tr className="text-start">
-                <th scope="col" className="p-1 text-start">#</th>
-                <th scope="col" className="p-1 text-start">{t('runs.model')}</th>
-                <th scope="col" className="p-1 text-start">{t('run.purpose')}</th>
-                <th scope="col" className="p-1 text-start">{t('run.tokens')}</th>
-                <th scope="col" className="p-1 text-start">{t('run.dollars')}</th>
-                <th scope="col" className="p-1 text-start">{t('run.latency')}</th>
+        <ScrollingTable label={t('run.modelCalls')}>
+          <thead>
+            <tr className="text-start">
+              <th scope="col" className="p-1 text-start">#</th>
+              <th scope="col" className="p-1 text-start">{t('runs.model')}</th>
+              <th scope="col" className="p-1 text-start">{t('run.purpose')}</th>
+              <th scope="col" className="p-1 text-start">{t('run.tokens')}</th>
+              <th scope="col" className="p-1 text-start">{t('run.dollars')}</th>
+              <th scope="col" className="p-1 text-start">{t('run.latency')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {view.modelCalls.map((call, index) => (
+              <tr key={call.seq} className="border-t border-stone-200 dark:border-stone-700" data-testid="model-call">
+                <td className="p-1"><Ltr>{index + 1}</Ltr></td>
+                <td className="p-1"><Ltr>{call.model}</Ltr></td>
+                <td className="p-1">{call.purpose}</td>
+                <td className="p-1"><Ltr>{`${formatNumber(call.tokens.input)} / ${formatNumber(call.tokens.output)}`}</Ltr></td>
+                <td className="p-1"><Ltr>{formatDollars(call.cost_usd)}</Ltr></td>
+                <td className="p-1"><Ltr>{`${Math.round(call.latency_ms)} ms`}</Ltr></td>
               </tr>
-            </thead>
-            <tbody>
-              {view.modelCalls.map((call, index) => (
-                <tr key={call.seq} className="border-t border-stone-200 dark:border-stone-700" data-testid="model-call">
-                  <td className="p-1"><Ltr>{index + 1}</Ltr></td>
-                  <td className="p-1"><Ltr>{call.model}</Ltr></td>
-                  <td className="p-1">{call.purpose}</td>
-                  <td className="p-1"><Ltr>{`${formatNumber(call.tokens.input)} / ${formatNumber(call.tokens.output)}`}</Ltr></td>
-                  <td className="p-1"><Ltr>{formatDollars(call.cost_usd)}</Ltr></td>
-                  <td className="p-1"><Ltr>{`${Math.round(call.latency_ms)} ms`}</Ltr></td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </ScrollingTable>
       </Section>
       <Section title={t('run.events')}>
         <ol className="flex flex-col gap-1 font-mono text-xs" data-testid="event-list">

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../api/client.js';
-import { Empty, ErrorNote, formatDollars, formatNumber, Loading, Ltr, PageTitle, Section } from '../components/ui.js';
+import { Empty, ErrorNote, formatDollars, formatNumber, Loading, Ltr, PageTitle, ScrollingTable, Section } from '../components/ui.js';
 import { usePreferences } from '../i18n/preferences.js';
 
 /** The caller's model calls, tokens and dollars, summed by kind of run and model. */
@@ -17,32 +17,30 @@ export default function UsagePage() {
       {usage.data === undefined ? null : (
         <Section title={t('usage.runs', { n: formatNumber(usage.data.runs) })} actions={<Ltr className="text-lg font-semibold">{formatDollars(total)}</Ltr>}>
           {rows.length === 0 ? <Empty>{t('common.none')}</Empty> : null}
-          <div className="overflow-x-auto">
-            <table className="w-full text-sm">
-              <thead>
-                <tr>
-                  <th scope="col" className="p-1 text-start">{t('runs.kind')}</th>
-                  <th scope="col" className="p-1 text-start">{t('runs.model')}</th>
-                  <th scope="col" className="p-1 text-start">{t('runs.title')}</th>
-                  <th scope="col" className="p-1 text-start">{t('run.modelCalls')}</th>
-                  <th scope="col" className="p-1 text-start">{t('run.tokens')}</th>
-                  <th scope="col" className="p-1 text-start">{t('run.dollars')}</th>
+          <ScrollingTable label={t('usage.title')}>
+            <thead>
+              <tr>
+                <th scope="col" className="p-1 text-start">{t('runs.kind')}</th>
+                <th scope="col" className="p-1 text-start">{t('runs.model')}</th>
+                <th scope="col" className="p-1 text-start">{t('runs.title')}</th>
+                <th scope="col" className="p-1 text-start">{t('run.modelCalls')}</th>
+                <th scope="col" className="p-1 text-start">{t('run.tokens')}</th>
+                <th scope="col" className="p-1 text-start">{t('run.dollars')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr key={`${row.kind}/${row.model}`} className="border-t border-stone-200 dark:border-stone-700">
+                  <td className="p-1">{row.kind}</td>
+                  <td className="p-1"><Ltr>{row.model}</Ltr></td>
+                  <td className="p-1"><Ltr>{formatNumber(row.runs)}</Ltr></td>
+                  <td className="p-1"><Ltr>{formatNumber(row.llm_calls)}</Ltr></td>
+                  <td className="p-1"><Ltr>{`${formatNumber(row.tokens.input)} / ${formatNumber(row.tokens.output)}`}</Ltr></td>
+                  <td className="p-1"><Ltr>{formatDollars(row.cost_usd)}</Ltr></td>
                 </tr>
-              </thead>
-              <tbody>
-                {rows.map((row) => (
-                  <tr key={`${row.kind}/${row.model}`} className="border-t border-stone-200 dark:border-stone-700">
-                    <td className="p-1">{row.kind}</td>
-                    <td className="p-1"><Ltr>{row.model}</Ltr></td>
-                    <td className="p-1"><Ltr>{formatNumber(row.runs)}</Ltr></td>
-                    <td className="p-1"><Ltr>{formatNumber(row.llm_calls)}</Ltr></td>
-                    <td className="p-1"><Ltr>{`${formatNumber(row.tokens.input)} / ${formatNumber(row.tokens.output)}`}</Ltr></td>
-                    <td className="p-1"><Ltr>{formatDollars(row.cost_usd)}</Ltr></td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+            </tbody>
+          </ScrollingTable>
         </Section>
       )}
     </div>
