@@ -34,6 +34,16 @@ export default defineConfig({
   root: here,
   base: '/',
   plugins: [react(), tailwindcss(), precompress()],
+  // `npm run dev:web`: the API of a running `forge serve` (FORGE_URL), reached as the same origin (no Origin header to refuse).
+  server: {
+    proxy: {
+      '/api': {
+        target: process.env['FORGE_URL'] ?? 'http://127.0.0.1:7700',
+        changeOrigin: true,
+        configure: (proxy) => proxy.on('proxyReq', (request) => request.removeHeader('origin')),
+      },
+    },
+  },
   build: {
     outDir,
     emptyOutDir: true,
