@@ -190,7 +190,6 @@ function NotFound() {
 
 /** Who may see what: the sign-in page, the session-expired page, or the app. */
 export function App() {
-  const { t } = usePreferences();
   const { path } = useLocation();
   const queries = useQueryClient();
   const [lost, setLost] = useState(false);
@@ -217,14 +216,6 @@ export function App() {
   if (session.isPending) return <main className="p-6"><Loading /></main>;
   if (session.error !== null) return <main className="p-6"><ErrorNote error={session.error} /></main>;
   const data = session.data;
-  if (data.auth === 'password' && !signedIn) {
-    return (
-      <main className="mx-auto max-w-lg p-6">
-        <h1 className="mb-2 text-2xl font-semibold">{t('app.name')}</h1>
-        <p>{t('auth.passwordMode')}</p>
-      </main>
-    );
-  }
   const onSignedIn = async () => {
     setSignedInFlag(true);
     setLost(false);

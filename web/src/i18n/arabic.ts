@@ -29,7 +29,6 @@ export const ar: Messages = {
   'auth.title': 'تسجيل الدخول إلى فورج',
   'auth.expired.title': 'انتهت صلاحية جلستك',
   'auth.expired.body': 'حرصًا على أمانك تم تسجيل خروجك. سجّل الدخول مجددًا لتتابع من حيث توقفت.',
-  'auth.passwordMode': 'هذا الخادم محمي بكلمة مرور مسؤول (رمز Bearer) لا يستطيع المتصفح إرسالها. شغّله مع ‎--auth accounts‎ لاستخدام الواجهة.',
   'common.loading': 'جارٍ التحميل…',
   'common.error': 'حدث خطأ',
   'common.save': 'حفظ',

@@ -27,7 +27,6 @@ export const en = {
   'auth.title': 'Sign in to Forge',
   'auth.expired.title': 'Your session has expired',
   'auth.expired.body': 'For your safety you were signed out. Sign in again to go on where you left off.',
-  'auth.passwordMode': 'This server is protected by an admin password (bearer token) that a browser cannot send. Start it with --auth accounts to use the web UI.',
   'common.loading': 'Loading…',
   'common.error': 'Something went wrong',
   'common.save': 'Save',
