@@ -94,6 +94,7 @@ export function describeEveryPage(options: PagesSuiteOptions): void {
       await client.publishProduct({ skill: 'order-status', name: 'where-is-my-order', description: 'Tells you where your order is.', price_minor: 150, currency: 'EUR', output_fields: ['order_id', 'status'] });
       await client.setProviderKey('openai', 'sk-test-web-ui-1234');
       await client.createApiKey({ name: 'ci', scopes: ['runs:read'] });
+      await client.createAgent({ version: 1, name: 'Order desk', slug: 'order-desk', system_prompt: 'You answer questions about orders.' });
 
       pages.push(
         { name: 'login', path: '/login', signedOut: true },

@@ -53,6 +53,8 @@ export const ar: Messages = {
   'chat.untitled': 'محادثة بلا عنوان',
   'chat.placeholder': 'اطلب من الوكيل أن ينجز شيئًا…',
   'chat.message': 'الرسالة',
+  'chat.agentChoice': 'الوكيل',
+  'chat.defaultAgent': 'دون تعريف وكيل',
   'chat.send': 'إرسال',
   'chat.empty': 'ابدأ محادثة: يجيب الوكيل مستخدمًا الأدوات، ويستأذنك قبل أي خطوة خطرة.',
   'chat.you': 'أنت',

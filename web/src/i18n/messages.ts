@@ -51,6 +51,8 @@ export const en = {
   'chat.untitled': 'Untitled conversation',
   'chat.placeholder': 'Ask the agent to do something…',
   'chat.message': 'Message',
+  'chat.agentChoice': 'Agent',
+  'chat.defaultAgent': 'No agent definition',
   'chat.send': 'Send',
   'chat.empty': 'Start a conversation: the agent answers with tools, and asks before anything risky.',
   'chat.you': 'You',

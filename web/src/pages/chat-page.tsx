@@ -55,6 +55,8 @@ function Conversation({ conversationId, started, onStarted }: { conversationId: 
     for (const run of started) if (!ids.includes(run.runId)) ids.push(run.runId);
     return ids;
   }, [detail.data, started]);
+  const agents = useQuery({ queryKey: ['agents'], queryFn: api.agents });
+  const [agent, setAgent] = useState('');
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -65,7 +67,7 @@ function Conversation({ conversationId, started, onStarted }: { conversationId: 
     setError(null);
     try {
       const id = conversationId ?? (await api.createConversation(content.slice(0, 80))).conversation_id;
-      const run = await api.sendMessage(id, { content });
+      const run = await api.sendMessage(id, { content, ...(agent === '' ? {} : { agent }) });
       onStarted(id, run.run_id, content);
       setText('');
       void queries.invalidateQueries({ queryKey: ['conversations'] });
@@ -101,9 +103,26 @@ function Conversation({ conversationId, started, onStarted }: { conversationId: 
           {t('chat.message')}
         </label>
         <textarea id="chat-message" className="input min-h-16 flex-1 resize-y" placeholder={t('chat.placeholder')} value={text} onChange={(event) => setText(event.target.value)} onKeyDown={onKeyDown} rows={2} />
-        <button type="submit" className="btn btn-primary" disabled={busy || text.trim() === ''}>
-          {t('chat.send')}
-        </button>
+        <div className="flex gap-2 sm:flex-col">
+          {(agents.data?.agents.length ?? 0) === 0 ? null : (
+            <>
+              <label htmlFor="chat-agent" className="sr-only">
+                {t('chat.agentChoice')}
+              </label>
+              <select id="chat-agent" className="input w-auto" value={agent} onChange={(event) => setAgent(event.target.value)}>
+                <option value="">{t('chat.defaultAgent')}</option>
+                {(agents.data?.agents ?? []).map((each) => (
+                  <option key={each.slug} value={each.slug}>
+                    {each.name}
+                  </option>
+                ))}
+              </select>
+            </>
+          )}
+          <button type="submit" className="btn btn-primary" disabled={busy || text.trim() === ''}>
+            {t('chat.send')}
+          </button>
+        </div>
       </form>
       <ErrorNote error={error} />
     </div>
