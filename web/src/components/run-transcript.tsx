@@ -11,7 +11,7 @@ export function RunTranscript({ runId, view, stream }: { runId: string; view: Ru
     <div className="flex flex-col gap-3">
       {view.items.map((item) =>
         item.kind === 'text' ? (
-          <p key={`text-${item.seq}`} className="whitespace-pre-wrap leading-relaxed" data-testid="assistant-text" data-seq={item.seq}>
+          <p key={`text-${item.seq}`} className="whitespace-pre-wrap leading-relaxed" dir="auto" data-testid="assistant-text" data-seq={item.seq}>
             {item.text}
           </p>
         ) : (
@@ -19,7 +19,7 @@ export function RunTranscript({ runId, view, stream }: { runId: string; view: Ru
         ),
       )}
       {liveTexts.map(([iteration, text]) => (
-        <p key={`live-${iteration}`} className="whitespace-pre-wrap leading-relaxed" data-testid="live-text" aria-live="polite">
+        <p key={`live-${iteration}`} className="whitespace-pre-wrap leading-relaxed" dir="auto" data-testid="live-text" aria-live="polite">
           {text}
           <span className="ms-0.5 inline-block h-4 w-2 animate-pulse bg-stone-500 align-middle" aria-hidden="true" />
         </p>

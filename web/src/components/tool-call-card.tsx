@@ -46,7 +46,7 @@ function ApprovalPrompt({ runId, call }: { runId: string; call: ToolCallView }) 
   return (
     <div className="mt-3 rounded-md border border-amber-400 bg-amber-50 p-3 dark:border-amber-700 dark:bg-amber-950" role="group" aria-label={t('approval.title', { tool: call.tool })} data-testid="approval-prompt">
       <p className="mb-2 text-sm font-semibold text-amber-950 dark:text-amber-100">{t('approval.title', { tool: call.tool })}</p>
-      {call.approvalRequest === undefined ? null : <p className="mb-2 text-sm text-amber-950 dark:text-amber-100">{call.approvalRequest.reason}</p>}
+      {call.approvalRequest === undefined ? null : <p className="mb-2 text-sm text-amber-950 dark:text-amber-100" dir="auto">{call.approvalRequest.reason}</p>}
       {denying ? (
         <form onSubmit={onDeny}>
           <Field label={t('approval.reason')} hint={t('approval.reasonRequired')}>
@@ -100,7 +100,7 @@ export function ToolCallCard({ runId, call, answerable }: { runId: string; call:
         {call.result?.untrusted === true ? <Badge tone="violet">{t('tool.untrusted')}</Badge> : null}
         {duration === undefined ? null : <span className="muted text-xs"><Ltr>{t('tool.duration', { ms: Math.round(duration) })}</Ltr></span>}
       </header>
-      {call.policy?.rule === undefined ? null : <p className="muted mt-1 text-xs">{call.policy.reason} · <Ltr>{call.policy.rule}</Ltr></p>}
+      {call.policy?.rule === undefined ? null : <p className="muted mt-1 text-xs" dir="auto">{call.policy.reason} · <Ltr>{call.policy.rule}</Ltr></p>}
       <details className="mt-2">
         <summary className="cursor-pointer text-sm font-medium">{t('tool.arguments')}</summary>
         <Json value={call.input} label={t('tool.arguments')} />

@@ -37,7 +37,7 @@ function PendingApproval({ approval }: { approval: Approval }) {
           {t('approvals.requested')} {formatTime(approval.requested_at, language)}
         </span>
       </p>
-      <p className="mt-1 text-sm">{approval.reason}</p>
+      <p className="mt-1 text-sm" dir="auto">{approval.reason}</p>
       <p className="muted mt-1 text-xs">
         <Ltr className="font-mono">{`sha256 ${approval.input_digest.slice(0, 16)}…`}</Ltr>
       </p>

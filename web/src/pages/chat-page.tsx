@@ -20,7 +20,7 @@ function Turn({ runId, pendingText }: { runId: string; pendingText?: string }) {
       {task === undefined ? null : (
         <div className="max-w-[85%] self-end rounded-lg bg-orange-100 px-3 py-2 text-orange-950 dark:bg-orange-950 dark:text-orange-50">
           <p className="sr-only">{t('chat.you')}</p>
-          <p className="whitespace-pre-wrap">{task}</p>
+          <p className="whitespace-pre-wrap" dir="auto">{task}</p>
         </div>
       )}
       <div className="card max-w-full self-start sm:max-w-[92%]">
@@ -152,6 +152,7 @@ export function ChatPage({ params }: { params: Record<string, string> }) {
               <Link
                 to={`/chat/${encodeURIComponent(conversation.conversation_id)}`}
                 aria-current={conversation.conversation_id === conversationId ? 'page' : undefined}
+                dir="auto"
                 className={`block truncate rounded-md px-2 py-1.5 text-sm ${conversation.conversation_id === conversationId ? 'bg-stone-200 font-semibold dark:bg-stone-800' : 'hover:bg-stone-100 dark:hover:bg-stone-800'}`}
               >
                 {conversation.title ?? t('chat.untitled')}

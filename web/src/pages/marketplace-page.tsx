@@ -103,7 +103,7 @@ export default function MarketplacePage() {
                   <Ltr>{formatPrice(product.price.amount_minor, product.price.currency)}</Ltr>
                 </Badge>
               </p>
-              <p className="mt-1 text-sm">{product.description}</p>
+              <p className="mt-1 text-sm" dir="auto">{product.description}</p>
               <Link to={`/marketplace/${encodeURIComponent(product.product)}`} className="mt-2 inline-flex items-center gap-1 text-sm text-orange-800 underline dark:text-orange-300">
                 {t('market.open')}
                 <ForwardIcon />

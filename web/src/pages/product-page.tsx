@@ -63,7 +63,7 @@ export default function ProductPage({ params }: { params: Record<string, string>
       <PageTitle>
         <Ltr className="font-mono">{contract.product}</Ltr>
       </PageTitle>
-      <p className="mb-4">{contract.description}</p>
+      <p className="mb-4" dir="auto">{contract.description}</p>
       <Section title={t('market.buy', { price })}>
         <SchemaForm schema={contract.inputs_schema} submitLabel={t('market.buy', { price })} busy={busy} onSubmit={(inputs) => void buy(inputs)} />
         <ErrorNote error={error} />

@@ -141,7 +141,7 @@ export default function RunPage({ params }: { params: Record<string, string> }) 
         <span className="break-all">{t('run.title', { id: '' })}</span> <Ltr className="text-lg">{runId}</Ltr>
       </PageTitle>
       <ErrorNote error={actionError} />
-      <Section title={record.task}>
+      <Section title={<bdi>{record.task}</bdi>}>
         <dl className="grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-2">
           <div>
             <dt className="muted">{t('common.status')}</dt>
@@ -163,7 +163,7 @@ export default function RunPage({ params }: { params: Record<string, string> }) 
         {record.answer === null ? null : (
           <>
             <h3 className="mt-3 font-semibold">{t('run.answer')}</h3>
-            <p className="whitespace-pre-wrap">{record.answer}</p>
+            <p className="whitespace-pre-wrap" dir="auto">{record.answer}</p>
           </>
         )}
         {record.error === null ? null : <p className="mt-2 text-red-800 dark:text-red-300">{record.error}</p>}

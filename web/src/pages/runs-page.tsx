@@ -61,7 +61,7 @@ export default function RunsPage() {
             <div className="flex flex-wrap items-center gap-2">
               <StatusBadge status={run.status} />
               <span className="muted text-xs">{run.kind}</span>
-              <Link to={`/runs/${encodeURIComponent(run.run_id)}`} className="min-w-0 flex-1 truncate font-medium text-orange-800 underline dark:text-orange-300">
+              <Link to={`/runs/${encodeURIComponent(run.run_id)}`} className="min-w-0 flex-1 truncate font-medium text-orange-800 underline dark:text-orange-300" dir="auto">
                 {run.task}
               </Link>
             </div>

@@ -154,7 +154,7 @@ export default function SkillPage({ params }: { params: Record<string, string> }
       <PageTitle>
         <Ltr className="font-mono">{skill.skill}</Ltr>
       </PageTitle>
-      <p className="mb-4">{skill.description}</p>
+      <p className="mb-4" dir="auto">{skill.description}</p>
       <Section title={t('skill.health')} actions={<button type="button" className="btn" onClick={() => void runTest()}>{t('skill.test')}</button>}>
         <p className="flex flex-wrap items-center gap-2">
           <StatusBadge status={skill.status} />

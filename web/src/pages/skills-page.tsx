@@ -23,7 +23,7 @@ export default function SkillsPage() {
               <Ltr className="muted text-xs">{t('skills.version', { n: skill.version })}</Ltr>
               <StatusBadge status={skill.status} />
             </div>
-            <p className="mt-1 text-sm">{skill.description}</p>
+            <p className="mt-1 text-sm" dir="auto">{skill.description}</p>
             <p className="muted mt-1 text-xs">
               {t('skills.inputs')}: <Ltr className="font-mono">{skill.inputs.join(', ') || '—'}</Ltr> · {t('skills.steps', { n: skill.steps })}
             </p>
