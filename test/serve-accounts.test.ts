@@ -315,6 +315,7 @@ describe('the HTTP API with accounts', () => {
       'POST /auth/refresh': { params: async () => ({}), body: { refresh_token: 'nosuchsession.secret' }, touches: 'self' },
       'POST /auth/signup': { params: async () => ({}), body: { email: 'mallory@example.com', password: PASSWORD }, touches: 'self' },
       'GET /auth/me': { params: async () => ({}), touches: 'self' },
+      'GET /auth/session': { params: async () => ({}), touches: 'self' },
       'POST /auth/logout': { params: async () => ({}), body: {}, touches: 'self' },
       'GET /api-keys': { params: async () => ({}), touches: 'list' },
       'POST /api-keys': { params: async () => ({}), body: { name: 'matrix', scopes: ['runs:read'] }, touches: 'creates', sessionOnly: true },
@@ -349,6 +350,9 @@ describe('the HTTP API with accounts', () => {
       'GET /mcp-servers': { params: async () => ({}), touches: 'installation' },
       'POST /mcp-servers': { params: async () => ({}), body: { name: 'matrix', url: 'http://127.0.0.1:9/mcp' }, touches: 'installation' },
       'POST /mcp-servers/:server/remove': { params: async () => ({ server: 'no-such-server' }), touches: 'installation' },
+      'POST /mcp-servers/:server/refresh': { params: async () => ({ server: 'no-such-server' }), touches: 'installation' },
+      'GET /toolbox': { params: async () => ({}), touches: 'installation' },
+      'GET /users': { params: async () => ({}), touches: 'installation' },
       'POST /api-keys/:key_id/revoke': { params: async () => ({ key_id: (await ada.createApiKey({ name: 'matrix revoke', scopes: ['runs:read'] })).api_key.key_id }), touches: 'record' },
     };
     const keyOf = (route: ApiRoute): string => `${route.method.toUpperCase()} ${route.path}`;

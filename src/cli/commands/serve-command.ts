@@ -82,8 +82,10 @@ Examples:
           const mcpUrl = mcp === undefined ? null : `${server.listener.origin}/mcp`;
           const tokenRequired = auth === 'password';
           const access = { none: '', password: ' · clients must send FORGE_ADMIN_PASSWORD as a bearer token', accounts: ` · accounts: sign in at ${url}/auth/login or send X-API-Key${openSignup ? ' (open sign-up)' : ''}` }[auth];
+          // A browser cannot send the admin password, so the web UI is offered only where it can sign in.
+          const web = auth === 'password' ? '' : ` · web UI at ${server.listener.origin}/`;
           if (json) printJson({ url, openapi: `${url}/openapi.json`, mcp_url: mcpUrl, allowed_hosts: server.listener.allowedHosts, token_required: tokenRequired, auth, open_signup: openSignup && auth === 'accounts' });
-          else printOut(`Forge API listening on ${url}${mcpUrl === null ? '' : ` · MCP at ${mcpUrl}`}${access} (Ctrl-C to stop)\n`);
+          else printOut(`Forge API listening on ${url}${web}${mcpUrl === null ? '' : ` · MCP at ${mcpUrl}`}${access} (Ctrl-C to stop)\n`);
           await stopped;
           await scheduler.stop();
           await server.close();

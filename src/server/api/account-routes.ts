@@ -7,11 +7,14 @@ import {
   loginRequestSchema,
   meSchema,
   refreshRequestSchema,
+  sessionSchema,
+  userListSchema,
   signedInSchema,
   signedOutSchema,
   signupRequestSchema,
   type SignedInBody,
 } from './account-schemas.js';
+import { requireAdmin } from './admin-only.js';
 import { ApiError, type ApiRoute, type RouteContext } from './api-route.js';
 import { signedInAccount } from './owned-records.js';
 import { REFRESH_COOKIE, clearedSessionCookies, cookieValue, sessionCookies } from './session-cookies.js';
@@ -100,6 +103,24 @@ export const accountRoutes: readonly ApiRoute[] = [
   },
   {
     method: 'get',
+    path: '/auth/session',
+    summary: 'How this server authenticates and whether this request is signed in (what a sign-in page needs to know, answered without a 401).',
+    access: 'public',
+    response: sessionSchema,
+    async handle({ runtime, principal, server }) {
+      const user = principal?.userId === null || principal?.userId === undefined ? undefined : await runtime.accounts.getUser(principal.userId);
+      return {
+        auth: server.auth,
+        open_signup: server.openSignup,
+        signed_in: principal !== undefined,
+        via: principal?.via ?? null,
+        user: user === undefined ? null : apiUserView(user),
+        scopes: principal === undefined ? [] : [...principal.scopes],
+      };
+    },
+  },
+  {
+    method: 'get',
     path: '/auth/me',
     summary: 'Who this request acts as, and with which scopes.',
     access: 'signed-in',
@@ -107,6 +128,18 @@ export const accountRoutes: readonly ApiRoute[] = [
     async handle({ runtime, principal }) {
       const user = principal?.userId === null || principal?.userId === undefined ? undefined : await runtime.accounts.getUser(principal.userId);
       return { via: principal!.via, user: user === undefined ? null : apiUserView(user), scopes: [...principal!.scopes] };
+    },
+  },
+  {
+    method: 'get',
+    path: '/users',
+    summary: 'Admins: the accounts of this server.',
+    access: 'signed-in',
+    response: userListSchema,
+    async handle(context) {
+      requireAccounts(context);
+      requireAdmin(context, 'Only an admin sees the accounts of the server.');
+      return { users: (await context.runtime.accounts.listUsers()).map(apiUserView) };
     },
   },
   {

@@ -36,12 +36,25 @@ export const signedInSchema = z
   })
   .strict();
 
+export const userListSchema = z.object({ users: z.array(userSchema) }).strict();
+
 export const signedOutSchema = z.object({ signed_out: z.boolean().describe('Whether a session was ended.') }).strict();
 
 export const meSchema = z
   .object({
     via: z.enum(['operator', 'session', 'api-key']),
     user: userSchema.nullable().describe('Null for the operator of a server without accounts.'),
+    scopes: z.array(z.enum(API_SCOPES)),
+  })
+  .strict();
+
+export const sessionSchema = z
+  .object({
+    auth: z.enum(['none', 'password', 'accounts']),
+    open_signup: z.boolean(),
+    signed_in: z.boolean(),
+    via: z.enum(['operator', 'session', 'api-key']).nullable(),
+    user: userSchema.nullable(),
     scopes: z.array(z.enum(API_SCOPES)),
   })
   .strict();

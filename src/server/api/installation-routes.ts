@@ -11,7 +11,7 @@ import { requireAdmin } from './admin-only.js';
  */
 const adminsOnly = (context: RouteContext): void => requireAdmin(context, "The toolbox and MCP connections are the installation's: only an admin changes them.");
 
-const toolDetailSchema = z
+export const toolDetailSchema = z
   .object({
     name: z.string(),
     description: z.string(),
@@ -43,6 +43,27 @@ const mcpServerSchema = z
   })
   .strict();
 
+const toolboxEntrySchema = z
+  .object({
+    name: z.string(),
+    description: z.string(),
+    status: z.enum(['draft', 'testing', 'failed', 'promoted']),
+    origin: z.enum(['synthesized', 'added']),
+    source: z.string().describe('The exact module the gate judged.'),
+    test: z.string().describe('Its black-box test.'),
+    revisions: z.number().int().nonnegative(),
+    uses: z.number().int().nonnegative(),
+    capabilities: z.array(z.string()),
+    input_schema: z.record(z.string(), z.unknown()),
+    failures: z.array(z.string()).describe('What the last verification reported, one line per reason (the graveyard\'s epitaphs); empty once promoted.'),
+    cost_usd: z.number().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .strict();
+
+export const toolboxListSchema = z.object({ toolbox: z.array(toolboxEntrySchema) }).strict();
+
 export const mcpServerListSchema = z.object({ mcp_servers: z.array(mcpServerSchema) }).strict();
 
 export const addMcpServerRequestSchema = z
@@ -70,6 +91,35 @@ function mcpView(status: McpServerStatus): z.infer<typeof mcpServerSchema> {
 }
 
 export const installationRoutes: readonly ApiRoute[] = [
+  {
+    method: 'get',
+    path: '/toolbox',
+    summary: 'Admins: every toolbox tool, synthesized or added, failed ones included, with its source, test and last verification.',
+    access: 'tools:read',
+    response: toolboxListSchema,
+    async handle(context) {
+      adminsOnly(context);
+      const entries = await context.runtime.toolbox.list();
+      return {
+        toolbox: entries.map((entry) => ({
+          name: entry.name,
+          description: entry.description,
+          status: entry.status,
+          origin: entry.origin,
+          source: entry.source,
+          test: entry.test,
+          revisions: entry.revisions,
+          uses: entry.uses,
+          capabilities: [...entry.capabilities],
+          input_schema: entry.input_schema,
+          failures: [...entry.failures],
+          cost_usd: entry.cost_usd,
+          created_at: entry.created_at,
+          updated_at: entry.updated_at,
+        })),
+      };
+    },
+  },
   {
     method: 'get',
     path: '/tools/:tool',
@@ -135,6 +185,19 @@ export const installationRoutes: readonly ApiRoute[] = [
         ...(body.trust_annotations === undefined ? {} : { trustAnnotations: body.trust_annotations }),
       });
       return mcpView(status);
+    },
+  },
+  {
+    method: 'post',
+    path: '/mcp-servers/:server/refresh',
+    summary: 'Admins: bring an MCP server up to date now: list its tools again, or try to connect at once.',
+    access: 'mcp:write',
+    response: mcpServerSchema,
+    async handle(context) {
+      adminsOnly(context);
+      const name = context.params['server']!;
+      if (!context.runtime.mcp.statuses().some((status) => status.name === name)) throw new NotFoundError('MCP server', name, 'List them with GET /api/v1/mcp-servers.');
+      return mcpView(await context.runtime.mcp.refresh(name));
     },
   },
   {

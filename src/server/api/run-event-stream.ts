@@ -1,10 +1,18 @@
-import type { ForgeEvent } from '../../core/index.js';
+import { isLiveEventBus, type ForgeEvent, type LiveEvent } from '../../core/index.js';
 import type { ForgeRuntime } from '../../runtime/index.js';
 
 /** How often an idle stream sends a comment, so proxies and clients know it is alive. */
 const HEARTBEAT_MS = 15_000;
 
+/** Live fragments a slow reader may have waiting; past this the oldest are dropped (the whole text follows as `assistant-text`). */
+const MAX_PENDING_LIVE = 1_000;
+
 const encoder = new TextEncoder();
+
+function liveFrame(event: LiveEvent): Uint8Array {
+  // No id: a live fragment is not in the log, so a reconnecting reader's Last-Event-ID never points at one.
+  return encoder.encode(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+}
 
 function sseFrame(event: ForgeEvent): Uint8Array {
   // One JSON line: the data never holds a raw newline, so one `data:` field carries it.
@@ -19,17 +27,29 @@ function sseFrame(event: ForgeEvent): Uint8Array {
  * the server hold nothing beyond what the run itself keeps. It ends when the run's events do (its last
  * `run-end` or `run-pause` while this server runs it; what is stored otherwise), when the client goes,
  * or, on shutdown, with a `server-shutdown` event telling the client to reconnect. A resumed run's stream
- * holds the `run-end` of its interruption, then `run-resume` and the rest.
+ * holds the `run-end` of its interruption, then `run-resume` and the rest. While the run streams its
+ * model's text, its live `assistant-text-delta` fragments come too, as frames without an id.
  */
 export function runEventStream(runtime: ForgeRuntime, runId: string, afterSeq: number, options: { signal: AbortSignal; shutdown: AbortSignal }): Response {
   const events = runtime.runs.eventsAfter(runId, afterSeq, options.signal)[Symbol.asyncIterator]();
   let lastSeq = afterSeq;
   let done = false;
   let pending: Promise<IteratorResult<ForgeEvent>> | undefined;
+  const live: LiveEvent[] = [];
+  let liveArrived: (() => void) | undefined;
+  const unsubscribeLive = isLiveEventBus(runtime.bus)
+    ? runtime.bus.subscribeLive((event) => {
+        if (event.run_id !== runId || done) return;
+        live.push(event);
+        if (live.length > MAX_PENDING_LIVE) live.shift();
+        liveArrived?.();
+      })
+    : () => {};
   // Ending the reader does not wait: a generator waiting for the run's next event ends when it comes (or the run does).
   const finish = async () => {
     if (done) return;
     done = true;
+    unsubscribeLive();
     void events.return?.()?.catch(() => undefined);
   };
   const shutdown = new Promise<'shutdown'>((resolve) => {
@@ -46,8 +66,17 @@ export function runEventStream(runtime: ForgeRuntime, runId: string, afterSeq: n
       const next = (pending ??= events.next());
       let timer: NodeJS.Timeout | undefined;
       const heartbeat = new Promise<'heartbeat'>((resolve) => (timer = setTimeout(() => resolve('heartbeat'), HEARTBEAT_MS)));
-      const outcome = await Promise.race([next, heartbeat, shutdown]);
+      const fragment = new Promise<'live'>((resolve) => {
+        liveArrived = () => resolve('live');
+        if (live.length > 0) resolve('live');
+      });
+      const outcome = await Promise.race([next, heartbeat, shutdown, fragment]);
+      liveArrived = undefined;
       clearTimeout(timer);
+      if (outcome === 'live') {
+        for (const event of live.splice(0)) controller.enqueue(liveFrame(event));
+        return;
+      }
       if (outcome === 'heartbeat') {
         controller.enqueue(encoder.encode(': heartbeat\n\n'));
         return;

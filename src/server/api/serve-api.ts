@@ -5,6 +5,7 @@ import { ConfigurationError } from '../../core/index.js';
 import { secretKeySource } from '../../store/index.js';
 import { FORGE_VERSION } from '../../version.js';
 import { listenHttp, type HttpListener } from '../http/index.js';
+import { defaultWebRoot, WebApp } from '../web/index.js';
 import { accountAuthenticator, operatorAuthenticator } from './authenticator.js';
 import type { AuthMode } from './api-route.js';
 import { createApi } from './create-api.js';
@@ -31,6 +32,8 @@ export interface ApiServerOptions {
   readonly mcp?: { readonly exposedTools: readonly string[]; readonly publishedSkills: readonly string[] };
   /** The clock the rate limits refill by; default the system's (tests move it instead of waiting). */
   readonly now?: () => number;
+  /** The built web UI served at `/` (every path outside `/api`, health checks and `/mcp`); default `dist/web` of the package, `null` for none. */
+  readonly webRoot?: string | null;
 }
 
 export interface ApiServer {
@@ -66,6 +69,8 @@ export async function serveApi(runtime: ForgeRuntime, options: ApiServerOptions 
   const authenticate = auth === 'accounts' ? accountAuthenticator(runtime.accounts, runtime.apiKeys) : operatorAuthenticator;
   const app = createApi(runtime, state, { authenticate, firstAdminId: () => runtime.accounts.firstAdminId(), limits: runtime.config.api, ...(options.now === undefined ? {} : { now: options.now }) });
   const api = getRequestListener(app.fetch);
+  const webRoot = options.webRoot === undefined ? defaultWebRoot() : options.webRoot;
+  const web = webRoot === null ? undefined : WebApp.open(webRoot);
   // The MCP SDK loads only when the endpoint is asked for.
   const mcp =
     options.mcp === undefined
@@ -89,6 +94,11 @@ export async function serveApi(runtime: ForgeRuntime, options: ApiServerOptions 
           return;
         }
         return mcp.handle(request, response);
+      }
+      if (webRoot !== null && WebApp.owns(pathname ?? '/')) {
+        if (web === undefined) WebApp.notBuilt(request, response);
+        else web.serve(request, response, pathname ?? '/');
+        return;
       }
       return api(request, response);
     },

@@ -79,7 +79,13 @@ export const skillRoutes: readonly ApiRoute[] = [
       const { record } = await requireOwnedSkill(context, context.params['skill']!);
       const result = await dispatchSkillReplay(
         context.runtime,
-        { skill: `${record.name}@${record.version}`, inputs: body.inputs, ...(body.dry_run === true ? { dryRun: true } : {}), userId: newRecordOwner(context) },
+        {
+          skill: `${record.name}@${record.version}`,
+          inputs: body.inputs,
+          ...(body.dry_run === true ? { dryRun: true } : {}),
+          ...(body.mode === undefined ? {} : { mode: body.mode }),
+          userId: newRecordOwner(context),
+        },
         context.request.signal,
       );
       return {

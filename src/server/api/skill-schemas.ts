@@ -32,7 +32,13 @@ export const savedSkillSchema = z
 
 export const skillListSchema = z.object({ skills: z.array(skillSummarySchema) }).strict();
 
-export const runSkillRequestSchema = z.object({ inputs: z.record(z.string(), z.unknown()).default({}), dry_run: z.boolean().optional() }).strict();
+export const runSkillRequestSchema = z
+  .object({
+    inputs: z.record(z.string(), z.unknown()).default({}),
+    dry_run: z.boolean().optional(),
+    mode: z.enum(['auto', 'deterministic', 'guided']).optional().describe('auto (default): deterministic when every value is known up front, else guided; deterministic refuses rather than resolve anything at replay time.'),
+  })
+  .strict();
 
 export const skillReplaySchema = z
   .object({
