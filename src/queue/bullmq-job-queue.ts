@@ -41,11 +41,12 @@ const ENQUEUE_ROUNDS = 5;
  * worker takes them, and they outlive the process that enqueued them. Beyond the contract:
  *
  * - Re-delivery. A worker renews its hold on each job it runs (every `lockDurationMs / 2`). When the
- *   process dies (SIGKILL, a lost machine) the hold expires, and within `lockDurationMs +
- *   stalledIntervalMs` another worker takes the job again, with `attempt` one higher and `redelivered:
- *   true` (and it stays true for the job's later attempts). A re-delivery does not use up a retry;
- *   after `maxStalledCount` of them the next stall ends the job `failed` (`JobStalledError`). A worker
- *   whose event loop is blocked past the lock loses the job the same way, while its attempt still runs.
+ *   process dies (SIGKILL, a lost machine) the hold expires, and within about `lockDurationMs + 2 ×
+ *   stalledIntervalMs` another worker takes the job again, ahead of the jobs waiting, with `attempt` one
+ *   higher and `redelivered: true` (true for the job's later attempts too). A re-delivery does not use
+ *   up a retry; after `maxStalledCount` of them the next stall ends the job `failed` (`JobStalledError`).
+ *   A worker whose event loop is blocked past the lock loses the job the same way while its attempt
+ *   still runs, so the job may run twice at once: delivery is at least once.
  * - Cancellation, from any process. `cancel` marks the job in Redis (the first reason stays) and
  *   publishes `{ jobId, reason }` on `<prefix>:<name>:forge:cancel`, which every worker follows: the
  *   process running the job aborts that attempt's signal with the reason. A job not held by a worker
