@@ -103,7 +103,7 @@ describe('the scaled mode: one server, two workers on PostgreSQL and Redis, one 
       FORGE_DATABASE_URL: postgresTestUrl(schema),
       FORGE_REDIS_URL: TEST_REDIS_URL,
       FORGE_REDIS_PREFIX: keys.prefix(),
-      // A dead worker's runs go to the other within about 6 s (a lock shorter than a busy machine's pauses would hand live runs over).
+      // A dead worker's runs go to the other within about 8 s (a lock shorter than a busy machine's pauses would hand live runs over).
       FORGE_QUEUE_LOCK_MS: '4000',
       FORGE_SECRET_KEY: 'a'.repeat(64),
       OPENAI_API_KEY: 'test-key',

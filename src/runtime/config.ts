@@ -121,7 +121,7 @@ export interface ForgeConfig {
   readonly redisPrefix: string;
   /**
    * How long a worker's hold on a job lasts without renewal (FORGE_QUEUE_LOCK_MS, default 30,000): a
-   * worker that dies leaves its runs to another within about one and a half of it. Shorter recovers
+   * worker that dies leaves its runs to another within about twice it (the lock, then up to two checks half a lock apart). Shorter recovers
    * sooner; too short hands a run that is merely slow (an event loop blocked that long) to a second worker.
    */
   readonly queueLockMs: number;
