@@ -2,34 +2,13 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api } from '../api/client.js';
 import type { CreatedApiKey, Session } from '../api/types.js';
-import type { ApiScope } from '../../../src/core/principal.js';
+import { API_SCOPES } from '../../../src/core/principal.js';
 import { Badge, Empty, ErrorNote, Field, formatTime, Loading, Ltr, PageTitle, Section } from '../components/ui.js';
 import { usePreferences } from '../i18n/preferences.js';
 
 const PROVIDERS = ['openai', 'anthropic', 'openrouter', 'openai-compatible'] as const;
-const SCOPES = [
-  'runs:read',
-  'runs:write',
-  'conversations:read',
-  'conversations:write',
-  'approvals:write',
-  'skills:read',
-  'skills:write',
-  'skills:run',
-  'tools:read',
-  'tools:write',
-  'mcp:read',
-  'mcp:write',
-  'settings:read',
-  'settings:write',
-  'usage:read',
-  'marketplace:read',
-  'marketplace:run',
-  'marketplace:write',
-  'keys:write',
-  'policy:write',
-  'agents:write',
-] as const satisfies readonly ApiScope[];
+// core/principal.ts imports nothing, so the scope list itself comes into the bundle, not a copy of it.
+const SCOPES = API_SCOPES;
 
 /** Provider keys: entered once, sealed at rest, shown again only by their last 4 characters. */
 function ProviderKeys() {
