@@ -23,7 +23,7 @@ RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME /data
 EXPOSE 7700
-# Liveness of the server; a worker's service overrides it with its own /health (compose.yaml).
+# Liveness of the server (/health needs no credentials); a worker's service overrides it with its own /health (compose.yaml).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.FORGE_SERVE_PORT || 7700) + '/health', { headers: process.env.FORGE_ADMIN_PASSWORD ? { authorization: 'Bearer ' + process.env.FORGE_ADMIN_PASSWORD } : {} }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.FORGE_SERVE_PORT || 7700) + '/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 CMD ["node", "bin/forge.js", "serve"]

@@ -61,7 +61,7 @@ describe('forge policy', () => {
 
     const tested = await runCli(['policy', 'test', 'http_request', '--input', JSON.stringify({ url: url('/x'), method: 'DELETE' }), '--json'], world.env);
     expect(tested.code, tested.stderr).toBe(0);
-    expect(JSON.parse(tested.stdout)).toMatchObject({ decision: 'block', side_effect: 'write', layers: [{ scope: 'installation', version: 1 }], trace: ['built-in default for medium risk: allow', expect.stringContaining('block')] });
+    expect(JSON.parse(tested.stdout)).toMatchObject({ decision: 'block', side_effect: 'write', layers: [{ scope: 'installation', version: 1 }], trace: ['built-in default for medium risk: allow', expect.stringContaining('built-in rule 1 (http_request: require_approval'), expect.stringContaining('block')] });
     const explained = await runCli(['policy', 'test', 'http_request', '--input', JSON.stringify({ url: url('/x'), method: 'HEAD' })], world.env);
     expect(explained.stdout).toContain('http_request (medium risk, read): allow');
 

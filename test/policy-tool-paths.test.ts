@@ -253,8 +253,9 @@ describe('toolbox tools (added through the verification gate, run in the sandbox
   agentRunCases('toolbox', () => ({ runtime, tool: 'post_receipt', input: (label) => ({ url: site.url(label) }), hits: (label) => site.counter.hits(label) }));
 });
 
-/** Records an agent run that posts with http_request (allowed: no rule yet) and saves it as the skill `post-note`, its url and body inputs. */
+/** Records an agent run that posts with http_request (allowed by a rule: a POST asks by default) and saves it as the skill `post-note`, its url and body inputs. */
 async function savePostSkill(runtime: ForgeRuntime, label: string): Promise<void> {
+  await decide(runtime, 'http_request', 'allow');
   const recording = await runTask(runtime, { task: scriptCall(label, 'http_request', postTo(label)), model: MODEL, maxRetries: 0 });
   expect(site.counter.hits(label)).toBe(1);
   expect(recording.status).toBe('completed');

@@ -67,6 +67,9 @@ describe('forge run --resume', () => {
     const hookPort = (hook.address() as AddressInfo).port;
     world.env['FORGE_RESOLVE'] = `${world.env['FORGE_RESOLVE']},hooks.forge-fixture.dev:${hookPort}:127.0.0.1`;
     world.env['FORGE_ALLOW_HOSTS'] = `${world.env['FORGE_ALLOW_HOSTS']},hooks.forge-fixture.dev:${hookPort}`;
+    // A POST needs an approval by default; this installation lets its own hook take writes.
+    const allowed = await runCli(['policy', 'set', 'http_request', 'allow', '--when', 'url matches ^http://hooks\\.forge-fixture\\.dev:'], world.env);
+    expect(allowed.code, allowed.stderr).toBe(0);
 
     world.mock.on({ userMessage: 'post the report once', hasToolResult: false }, { toolCalls: [{ id: 'post_report', name: 'http_request', arguments: { url: `${hookUrl}/reports`, method: 'POST', body: '{"report":1}' } }] });
     // The call after the tool result: the first time it is held while the process is killed; after the resume it answers.

@@ -1,5 +1,6 @@
 import type { PolicyDecisionKind, PolicyVerdict, RiskLevel } from '../core/index.js';
 import { describeCondition, testCondition } from './argument-conditions.js';
+import { BUILT_IN_RULES } from './built-in-rules.js';
 import { BUILT_IN_DEFAULTS, type PolicyDocument, type PolicyRule } from './policy-document.js';
 import { tightensOnly } from './policy-scope.js';
 import { toolPatternMatches } from './tool-pattern.js';
@@ -35,6 +36,8 @@ interface Candidate {
   readonly explicit: boolean;
   /** Whether it came from a scope at all (the built-in defaults may be overridden by anyone). */
   readonly fromScope: boolean;
+  /** A built-in rule: overridden only by a scope's rule naming the tool, never by a risk default or a run's own rules. */
+  readonly builtInRule?: true;
   readonly approvalExpiresSeconds?: number;
 }
 
@@ -68,11 +71,17 @@ function describeRule(rule: PolicyRule): string {
   return `${rule.tool}: ${rule.decision}${conditions}`;
 }
 
-function layerCandidate(layer: PolicyLayer, call: PolicyCall, workspace: string): Candidate | undefined {
+/** The most specific of `rules` that applies to the call, with its position. */
+function chosenRule(rules: readonly PolicyRule[], call: PolicyCall, workspace: string): { rule: PolicyRule; index: number } | undefined {
   let chosen: { rule: PolicyRule; index: number } | undefined;
-  layer.document.rules.forEach((rule, index) => {
+  rules.forEach((rule, index) => {
     if (ruleApplies(rule, call, workspace) && (chosen === undefined || moreSpecific(rule, chosen.rule))) chosen = { rule, index };
   });
+  return chosen;
+}
+
+function layerCandidate(layer: PolicyLayer, call: PolicyCall, workspace: string): Candidate | undefined {
+  const chosen = chosenRule(layer.document.rules, call, workspace);
   if (chosen !== undefined) {
     const name = ruleName(layer, chosen.index);
     return {
@@ -90,13 +99,38 @@ function layerCandidate(layer: PolicyLayer, call: PolicyCall, workspace: string)
   return { decision: byRisk, rule: name, reason: `${call.tool} is a ${call.risk}-risk tool (${name}: ${byRisk})`, explicit: false, fromScope: true };
 }
 
+/** Why `candidate` (less strict) may not relax `current`, or undefined when it may. */
+function relaxRefusal(current: Candidate, candidate: Candidate, scope: string, tool: string): string | undefined {
+  if (current.builtInRule === true) return candidate.explicit && !tightensOnly(scope) ? undefined : `a built-in rule is overridden only by a rule for ${tool} in a scope other than a run's`;
+  if (!current.fromScope) return undefined;
+  if (tightensOnly(scope)) return `a run's own rules only tighten`;
+  if (current.decision === 'block') return `a narrower scope never relaxes a block`;
+  if (current.explicit) return `an explicit rule requiring approval is not relaxed by a narrower scope`;
+  return undefined;
+}
+
+/** The built-in rule that applies to the call, if any (see `BUILT_IN_RULES`). */
+function builtInRuleCandidate(call: PolicyCall, workspace: string): Candidate | undefined {
+  const chosen = chosenRule(BUILT_IN_RULES, call, workspace);
+  if (chosen === undefined) return undefined;
+  return {
+    decision: chosen.rule.decision,
+    rule: `built-in rule ${chosen.index + 1} (${describeRule(chosen.rule)})`,
+    reason: chosen.rule.reason ?? describeRule(chosen.rule),
+    explicit: false,
+    fromScope: false,
+    builtInRule: true,
+  };
+}
+
 /**
  * Decides one call from the layers, broadest first. The built-in default for the tool's risk level
- * starts it; each layer's most specific applying rule (else its default for that risk) then replaces
- * the decision when it is at least as strict. A layer may relax what came before only when that was
- * the built-in default, or a broader scope's risk default that asked for approval: a broader `block`
- * is never relaxed, nor a broader explicit rule requiring approval, and a run's own scope only
- * tightens. Pure: the same layers and call give the same verdict, with the steps that led to it.
+ * starts it, and a built-in rule that applies (see `BUILT_IN_RULES`) replaces that; each layer's most
+ * specific applying rule (else its default for that risk) then replaces the decision when it is at
+ * least as strict. A layer may relax what came before only when that was the built-in default, a
+ * built-in rule (by a rule of its own for the tool, not a run's), or a broader scope's risk default
+ * that asked for approval: a broader `block` is never relaxed, nor a broader explicit rule requiring
+ * approval, and a run's own scope only tightens. Pure: the same layers and call give the same verdict, with the steps that led to it.
  */
 export function evaluatePolicy(layers: readonly PolicyLayer[], call: PolicyCall, workspace: string): PolicyEvaluation {
   const builtIn = BUILT_IN_DEFAULTS[call.risk];
@@ -108,6 +142,11 @@ export function evaluatePolicy(layers: readonly PolicyLayer[], call: PolicyCall,
     fromScope: false,
   };
   const trace = [`${current.rule}: ${builtIn}`];
+  const builtInRule = builtInRuleCandidate(call, workspace);
+  if (builtInRule !== undefined) {
+    trace.push(`${builtInRule.rule}: ${builtInRule.decision}`);
+    current = builtInRule;
+  }
   for (const layer of layers) {
     const candidate = layerCandidate(layer, call, workspace);
     if (candidate === undefined) {
@@ -119,15 +158,7 @@ export function evaluatePolicy(layers: readonly PolicyLayer[], call: PolicyCall,
       current = candidate;
       continue;
     }
-    const refusal = !current.fromScope
-      ? undefined
-      : tightensOnly(layer.scope)
-        ? `a run's own rules only tighten`
-        : current.decision === 'block'
-          ? `a narrower scope never relaxes a block`
-          : current.explicit
-            ? `an explicit rule requiring approval is not relaxed by a narrower scope`
-            : undefined;
+    const refusal = relaxRefusal(current, candidate, layer.scope, call.tool);
     if (refusal !== undefined) {
       trace.push(`${candidate.rule}: ${candidate.decision}, not applied (${refusal}; ${current.rule} stands)`);
       continue;

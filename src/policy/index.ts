@@ -18,4 +18,5 @@ export { INSTALLATION_SCOPE, agentRunScopes, agentScope, agentVersionScope, poli
 export { PolicyService, type PolicyAuthor, type PolicyChange, type PolicyServiceParts, type PolicyShown, type PolicyTest } from './policy-service.js';
 export { toolPatternMatches } from './tool-pattern.js';
 export { builtInPolicy } from './built-in-policy.js';
+export { BUILT_IN_RULES } from './built-in-rules.js';
 export { policyChangeSchema, policyChangeView, policyShowSchema, policyShowView, policyTestSchema, policyTestView, policyVersionSchema, policyVersionView, policyVersionsSchema } from './policy-views.js';

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { NotFoundError, ToolInputError, callSideEffect, type PolicyDecisionKind, type PolicyStore, type PolicyVersion, type RiskLevel } from '../core/index.js';
 import type { ToolRegistry } from '../tools/index.js';
 import type { PolicyEvaluation } from './evaluate-policy.js';
+import { BUILT_IN_RULES } from './built-in-rules.js';
 import { PolicyConflictError, PolicyInvalidError } from './policy-errors.js';
 import { BUILT_IN_DEFAULTS, emptyPolicyDocument, policyDocumentSchema, policyRuleSchema, sameRuleKey, type PolicyDocument, type PolicyRule } from './policy-document.js';
 import type { PolicyEngine } from './policy-engine.js';
@@ -31,6 +32,8 @@ export interface PolicyShown {
   readonly createdAt: string | null;
   /** What applies where no scope decides. */
   readonly builtInDefaults: Readonly<Record<RiskLevel, PolicyDecisionKind>>;
+  /** Rules under every scope (see `BUILT_IN_RULES`). */
+  readonly builtInRules: readonly PolicyRule[];
   /** Tools the configuration sends for approval (FORGE_REQUIRE_APPROVAL). */
   readonly configurationRequiresApproval: readonly string[];
 }
@@ -80,6 +83,7 @@ export class PolicyService {
       author: latest?.author ?? null,
       createdAt: latest?.createdAt ?? null,
       builtInDefaults: BUILT_IN_DEFAULTS,
+      builtInRules: BUILT_IN_RULES,
       configurationRequiresApproval: this.parts.engine.configurationRules(),
     };
   }

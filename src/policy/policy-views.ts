@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { RISK_LEVELS, policyDecisionKindSchema, type PolicyVersion } from '../core/index.js';
-import { policyDocumentSchema } from './policy-document.js';
+import { policyDocumentSchema, policyRuleSchema } from './policy-document.js';
 import type { PolicyChange, PolicyShown, PolicyTest } from './policy-service.js';
 
 /** The JSON shapes of policies, shared by `forge policy … --json` and the API. */
@@ -12,6 +12,7 @@ export const policyShowSchema = z
     author: z.string().nullable(),
     created_at: z.string().nullable(),
     built_in_defaults: z.object(Object.fromEntries(RISK_LEVELS.map((risk) => [risk, policyDecisionKindSchema])) as Record<(typeof RISK_LEVELS)[number], typeof policyDecisionKindSchema>).strict(),
+    built_in_rules: z.array(policyRuleSchema).describe('Rules under every scope; a scope\'s rule for the same tool overrides them.'),
     configuration_requires_approval: z.array(z.string()).describe('Tools FORGE_REQUIRE_APPROVAL sends for approval.'),
   })
   .strict();
@@ -48,6 +49,7 @@ export function policyShowView(shown: PolicyShown): z.infer<typeof policyShowSch
     author: shown.author,
     created_at: shown.createdAt,
     built_in_defaults: { ...shown.builtInDefaults },
+    built_in_rules: [...shown.builtInRules],
     configuration_requires_approval: [...shown.configurationRequiresApproval],
   };
 }

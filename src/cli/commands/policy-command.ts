@@ -110,6 +110,7 @@ Examples:
         }
         const builtIn = RISK_LEVELS.map((risk) => `${risk}=${shown.builtInDefaults[risk]}`).join(' ');
         printOut(`built-in defaults: ${builtIn}\n`);
+        printOut(`built-in rules (a rule of yours for the same tool overrides one):\n${shown.builtInRules.map(ruleLine).join('\n')}\n`);
         if (shown.configurationRequiresApproval.length > 0) printOut(`FORGE_REQUIRE_APPROVAL: ${shown.configurationRequiresApproval.join(', ')}\n`);
         printOut(`${shown.scope}: ${shown.version === null ? 'no policy saved' : `v${shown.version} by ${shown.author ?? '?'} at ${shown.createdAt ?? '?'}`}\n${documentLines(shown.document)}`);
         const others = (await runtime.policies.scopes()).filter((scope) => scope !== shown.scope);

@@ -82,6 +82,8 @@ export async function serveApi(runtime: ForgeRuntime, options: ApiServerOptions 
     ...(auth === 'password' && options.token !== undefined ? { token: options.token } : {}),
     ...(auth === 'accounts' ? { authenticatedByHandler: true } : {}),
     allowedOrigins: runtime.config.api.corsOrigins,
+    // Liveness probes send no credentials; /health says only "ok" and the version.
+    probePaths: ['/health'],
     beyondLoopbackHint: 'Listen on 127.0.0.1 (the default), or authenticate: --auth password with FORGE_ADMIN_PASSWORD (at least 16 characters), or --auth accounts after forge users add <email> --admin.',
     ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
     handle: async (request, response) => {

@@ -40,6 +40,12 @@ export interface ListenHttpOptions {
   readonly authenticatedByHandler?: boolean;
   /** Foreign origins (exact `scheme://host[:port]`) whose pages may call in (the API's CORS origins). */
   readonly allowedOrigins?: readonly string[];
+  /**
+   * Paths a GET or HEAD reaches without the token and whatever its `Host` (a liveness probe sends no
+   * credentials and names the server by the address it knows); a browser's foreign `Origin` is still
+   * refused. Only for answers that reveal nothing (`/health`: "ok" and the version).
+   */
+  readonly probePaths?: readonly string[];
   /** How to fix a refusal to listen beyond loopback, for this server's users; default: set a token. */
   readonly beyondLoopbackHint?: string;
   readonly handle: (request: IncomingMessage, response: ServerResponse) => Promise<void>;
@@ -86,13 +92,14 @@ export async function listenHttp(options: ListenHttpOptions): Promise<HttpListen
   // Attached before the event loop can accept a first connection, so no request is served without the rules.
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     const address = request.socket.remoteAddress ?? 'unknown';
+    const probe = (request.method === 'GET' || request.method === 'HEAD') && options.probePaths?.includes(request.url ?? '') === true;
     // An address that used up its wrong guesses is refused before its token is even compared: a right guess then tells it nothing.
-    if (rules.token !== undefined && !guesses.available(address)) {
+    if (!probe && rules.token !== undefined && !guesses.available(address)) {
       request.resume();
       response.writeHead(429, { 'content-type': 'application/json', 'retry-after': '60' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Too many wrong access tokens from this address; try again in a minute.' }, id: null }));
       return;
     }
-    const refusal = accessRefusal(request, rules);
+    const refusal = accessRefusal(request, probe ? { hosts: rules.hosts, ...(rules.origins === undefined ? {} : { origins: rules.origins }), probe: true } : rules);
     // A missing token is no guess; a wrong one is.
     if (refusal?.status === 401 && request.headers.authorization !== undefined) guesses.take(address);
     if (refusal !== undefined) {

@@ -9,6 +9,8 @@ export interface HttpAccessRules {
   readonly token?: string;
   /** Foreign origins (exact) whose pages may call in besides the server's own (CORS). */
   readonly origins?: readonly string[];
+  /** A probe path (see `ListenHttpOptions.probePaths`): any `Host` and no token, only a browser's `Origin` is judged. */
+  readonly probe?: boolean;
 }
 
 /** Why a request is refused, as the HTTP answer to give. */
@@ -28,7 +30,7 @@ export function accessRefusal(request: IncomingMessage, rules: HttpAccessRules):
   const hostHeaders = request.rawHeaders.filter((_value, index) => index % 2 === 0 && request.rawHeaders[index]!.toLowerCase() === 'host');
   if (hostHeaders.length !== 1) return { status: 400, message: `Bad request: expected exactly one Host header, got ${hostHeaders.length}.` };
   const host = request.headers.host ?? '';
-  if (!rules.hosts.allows(host)) {
+  if (rules.probe !== true && !rules.hosts.allows(host)) {
     return { status: 403, message: `Forbidden: this server does not answer to Host "${host.slice(0, 100)}" (it answers to ${rules.hosts.entries.join(', ')}).` };
   }
   const origin = request.headers.origin;
