@@ -7,7 +7,7 @@ import { BullmqJobQueue, type BullmqJobQueueOptions } from './bullmq-job-queue.j
 import { describeJobQueueContract } from './job-queue-contract.js';
 
 const keys = redisTestKeys('queue');
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('../../..', import.meta.url));
 const stallingWorker = fileURLToPath(new URL('../../../test/fixtures/redis/stalling-worker.ts', import.meta.url));
 /** The stall tests' settings, as the stalling worker process has them: a dead worker's job is free again within ~1.5 s. */
 const FAST_STALLS = { lockDurationMs: 1_000, stalledIntervalMs: 500 } as const;

@@ -6,7 +6,7 @@ import { redisTestKeys, TEST_REDIS_URL } from '../../../test/support/redis-test-
 import { openRedisScaling, type RedisScaling } from './open-redis-scaling.js';
 
 const keys = redisTestKeys('scaling');
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('../../..', import.meta.url));
 const roundTrip = fileURLToPath(new URL('../../../test/fixtures/redis/scaling-round-trip.ts', import.meta.url));
 
 afterEach(async () => {

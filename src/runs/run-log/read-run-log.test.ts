@@ -7,7 +7,7 @@ import type { ForgeEvent } from '../../core/index.js';
 import { InProcessEventBus, createRunEmitter } from '../../events/index.js';
 import { iterateRunLog, readRunLog } from './read-run-log.js';
 
-const fixtures = path.resolve(import.meta.dirname, '../../test/fixtures/runs');
+const fixtures = path.resolve(import.meta.dirname, '../../../test/fixtures/runs');
 const fixture = (name: string) => path.join(fixtures, name);
 
 const scratchFolders: string[] = [];
