@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { RunCancelledError, defineTool, type AnyTool } from '../../core/index.js';
-import { refuseBlockedCommand } from './blocked-commands.js';
+import { refuseBlockedCommand } from '../../security/blocked-commands.js';
 import { detectIsolationBoundary, type IsolationDetector } from './isolation-boundary.js';
 import { isolationFor, type ShellIsolationSetting } from './shell-isolation.js';
 import { runCommand } from './run-command.js';
