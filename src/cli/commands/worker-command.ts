@@ -38,7 +38,7 @@ Examples:
         }
         const concurrency = options.concurrency ?? runtime.config.worker.concurrency;
         const healthPort = options.healthPort ?? runtime.config.worker.healthPort;
-        const { startScheduler, startWorker } = await import('../../runtime/index.js');
+        const { startScheduler, startWorker } = await import('../../compose/index.js');
         const { serveWorkerHealth } = await import('../../server/http/index.js');
         const worker = startWorker(runtime, { concurrency, report: (line) => printError(`${line}\n`) });
         // Schedules fire from every worker (and server); each slot fires once, whichever claims it.
@@ -63,6 +63,6 @@ Examples:
         const { done, failed } = worker.tally();
         printOut(`Forge worker stopped: ${done} jobs done, ${failed} failed\n`);
         return EXIT.ok;
-      });
+      }, { server: true });
     });
 }
