@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callTool, openRuntime, type ForgeRuntime } from '../src/runtime/index.js';
+import { callTool, openRuntime, type ForgeRuntime } from '../src/compose/index.js';
 import { serveApi, type ApiServer } from '../src/server/api/index.js';
 import { FORGE_VERSION } from '../src/version.js';
 
