@@ -26,7 +26,7 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.ts'],
-    ignores: ['src/cli/**', 'src/server/**', 'src/runtime/**', 'src/store/**', 'src/**/*.test.ts'],
+    ignores: ['src/cli/**', 'src/server/**', 'src/compose/**', 'src/adapters/**', 'src/**/*.test.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -15,8 +15,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { openRuntime, runTask, type ForgeRuntime } from '../src/runtime/index.js';
-import { openStore } from '../src/store/index.js';
+import { openRuntime, runTask, type ForgeRuntime } from '../src/compose/index.js';
+import { openStore } from '../src/adapters/store/index.js';
 import { TIMER_MODEL_CALLS as MODEL_CALLS, noopTools, timerModel } from '../test/support/timer-model.js';
 
 const COUNTS = (process.env['COUNTS'] ?? '10,100,1000,2000').split(',').map(Number);

@@ -16,11 +16,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { refuseApprovals } from '../src/agent/index.js';
+import { refuseApprovals } from '../src/engine/index.js';
 import { defineTool, type GuardedFetch, type Policy } from '../src/core/index.js';
 import { InProcessEventBus, createRunEmitter } from '../src/events/index.js';
-import { RunRecorder } from '../src/runlog/index.js';
-import { openRuntime } from '../src/runtime/index.js';
+import { RunRecorder } from '../src/runs/run-log/index.js';
+import { openRuntime } from '../src/compose/index.js';
 import { CallGuards, ToolRegistry, dispatchToolCall } from '../src/tools/index.js';
 
 const RUNS = Number(process.env['RUNS'] ?? 40);

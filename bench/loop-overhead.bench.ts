@@ -11,14 +11,14 @@ import path from 'node:path';
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { generateText, stepCountIs, streamText, tool } from 'ai';
 import { z } from 'zod';
-import { refuseApprovals, runAgent } from '../src/agent/index.js';
+import { refuseApprovals, runAgent } from '../src/engine/index.js';
 import { builtInPolicy } from '../src/policy/index.js';
 import { defineTool, type GuardedFetch } from '../src/core/index.js';
 import { InProcessEventBus, createRunEmitter } from '../src/events/index.js';
 import { CostMeter } from '../src/llm/index.js';
-import { RunRecorder } from '../src/runlog/index.js';
+import { RunRecorder } from '../src/runs/run-log/index.js';
 import { RunService } from '../src/runs/index.js';
-import { openStore } from '../src/store/index.js';
+import { openStore } from '../src/adapters/store/index.js';
 import { ToolRegistry } from '../src/tools/index.js';
 
 const ITERATIONS = Number(process.env['ITERATIONS'] ?? 20);

@@ -15,7 +15,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { LLMock, type ChatCompletionRequest } from '@copilotkit/aimock';
-import { openRuntime, runSkill, runTask } from '../src/runtime/index.js';
+import { openRuntime, runSkill, runTask } from '../src/compose/index.js';
 import { WORLD_TOPICS, isWorldAgentRequest, startFixtureWorld, worldAgentResponse, worldTask } from '../test/fixtures/world/index.js';
 
 function promptText(request: ChatCompletionRequest): string {

@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LLMock } from '@copilotkit/aimock';
-import { dispatchRun, openRuntime, runTask, type ForgeRuntime } from '../src/runtime/index.js';
+import { dispatchRun, openRuntime, runTask, type ForgeRuntime } from '../src/compose/index.js';
 import { createSchema, dropSchema, freshSchemaName, postgresTestUrl } from '../test/support/postgres-test-schema.js';
 import { redisTestKeys, TEST_REDIS_URL } from '../test/support/redis-test-keys.js';
 import { effectTool } from '../test/support/scale-effect-tool.js';

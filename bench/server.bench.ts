@@ -15,7 +15,7 @@ import { LLMock } from '@copilotkit/aimock';
 import { z } from 'zod';
 import { ForgeClient } from '../src/client/index.js';
 import { defineTool, type ForgeEvent } from '../src/core/index.js';
-import { openRuntime } from '../src/runtime/index.js';
+import { openRuntime } from '../src/compose/index.js';
 import { serveApi } from '../src/server/api/index.js';
 
 const COUNTS = (process.env['COUNTS'] ?? '50,200').split(',').map(Number);

@@ -13,9 +13,9 @@ import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { aggregateTotals, readRunLog, totalsFromEvents, type AggregateTotals } from '../src/runlog/index.js';
+import { aggregateTotals, readRunLog, totalsFromEvents, type AggregateTotals } from '../src/runs/run-log/index.js';
 import { allRunsStats, runLogsStats } from '../src/stats/index.js';
-import { openStore } from '../src/store/index.js';
+import { openStore } from '../src/adapters/store/index.js';
 import { FORGE_BIN } from '../test/support/built-cli.js';
 import { fillSyntheticRuns } from '../test/support/synthetic-runs.js';
 

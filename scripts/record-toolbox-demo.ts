@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFixtureWorld, topicOf, toolboxDemoTask, toolboxDemoTopics } from '../src/demo/index.js';
 import { createCassetteRecorder, resolveModel } from '../src/llm/index.js';
-import { openRuntime, runTask } from '../src/runtime/index.js';
+import { openRuntime, runTask } from '../src/compose/index.js';
 import { scriptAgent, scriptSynthesis } from '../test/support/synthesis-script.js';
 
 const meta = `export const meta = {

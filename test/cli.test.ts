@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readRunLog } from '../src/runlog/index.js';
+import { readRunLog } from '../src/runs/run-log/index.js';
 import { runCli } from './support/built-cli.js';
 import { requestsMentioning, startEngineWorld, type EngineWorld } from './support/engine-world.js';
 

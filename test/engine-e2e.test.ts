@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forgeEventSchema } from '../src/core/index.js';
 import { costOf } from '../src/llm/index.js';
-import { readRunLog, totalsFromEvents } from '../src/runlog/index.js';
-import { openRuntime, runTask } from '../src/runtime/index.js';
-import { openStore } from '../src/store/index.js';
+import { readRunLog, totalsFromEvents } from '../src/runs/run-log/index.js';
+import { openRuntime, runTask } from '../src/compose/index.js';
+import { openStore } from '../src/adapters/store/index.js';
 import { FIXTURE_TEXT } from './fixtures/fixture-web.js';
 import { requestsMentioning, startEngineWorld, type EngineWorld } from './support/engine-world.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readRunLog } from '../src/runlog/index.js';
-import { openRuntime, runTask, type RunTaskResult } from '../src/runtime/index.js';
-import { openStore } from '../src/store/index.js';
+import { readRunLog } from '../src/runs/run-log/index.js';
+import { openRuntime, runTask, type RunTaskResult } from '../src/compose/index.js';
+import { openStore } from '../src/adapters/store/index.js';
 import { requestsMentioning, startEngineWorld, type EngineWorld } from './support/engine-world.js';
 
 /** Runs a task on a fresh runtime, closes it, and reads back what the store kept. */

@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { forgeEnvironmentSchema } from '../src/runtime/index.js';
+import { forgeEnvironmentSchema } from '../src/compose/index.js';
 import { CONFIG_SETTINGS } from '../src/config/index.js';
 import { FORGE_BIN, runCli } from './support/built-cli.js';
 

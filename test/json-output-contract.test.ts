@@ -12,7 +12,7 @@ import { commandOutputs, errorOutputSchema } from '../src/cli/json-output/index.
 import { startFixtureWorld, type FixtureWorldServer } from '../src/demo/index.js';
 import { startFixtureMcpServer, type FixtureMcpServer } from './fixtures/mcp/fixture-mcp-server.js';
 import { countLinksTest, countLinksTool, linkCount } from './fixtures/synthesis/count-links-modules.js';
-import { createGuardedFetch, parseAllowHosts, parseResolveEntries } from '../src/tools/security/index.js';
+import { createGuardedFetch, parseAllowHosts, parseResolveEntries } from '../src/security/index.js';
 import { runCli, type CliResult } from './support/built-cli.js';
 import { dropSchema, freshSchemaName, onSchema, POSTGRES_TEST_URL } from './support/postgres-test-schema.js';
 import { startEngineWorld, type EngineWorld } from './support/engine-world.js';

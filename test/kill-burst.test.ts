@@ -5,9 +5,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ForgeEvent, RunRecord, Store } from '../src/core/index.js';
-import { readRunLog } from '../src/runlog/index.js';
-import { openRuntime } from '../src/runtime/index.js';
-import { databaseUrlFromEnv, openStore } from '../src/store/index.js';
+import { readRunLog } from '../src/runs/run-log/index.js';
+import { openRuntime } from '../src/compose/index.js';
+import { databaseUrlFromEnv, openStore } from '../src/adapters/store/index.js';
 import { TIMER_MODEL_CALLS } from './support/timer-model.js';
 import { scratchUserHome } from './support/built-cli.js';
 

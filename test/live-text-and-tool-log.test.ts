@@ -2,8 +2,8 @@ import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isLiveEventBus, type ForgeEvent, type LiveEvent } from '../src/core/index.js';
-import { readRunLog } from '../src/runlog/index.js';
-import { openRuntime, runTask } from '../src/runtime/index.js';
+import { readRunLog } from '../src/runs/run-log/index.js';
+import { openRuntime, runTask } from '../src/compose/index.js';
 import { runCli } from './support/built-cli.js';
 import { startEngineWorld, type EngineWorld } from './support/engine-world.js';
 

@@ -3,15 +3,15 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ForgeEvent, Store } from '../src/core/index.js';
-import { refuseApprovals } from '../src/agent/index.js';
+import { refuseApprovals } from '../src/engine/index.js';
 import { builtInPolicy } from '../src/policy/index.js';
 import { InProcessEventBus, createRunEmitter } from '../src/events/index.js';
-import { SecretRedactor } from '../src/redaction/index.js';
-import { openStore } from '../src/store/index.js';
-import { createSecretBox } from '../src/store/index.js';
+import { SecretRedactor } from '../src/security/redaction/index.js';
+import { openStore } from '../src/adapters/store/index.js';
+import { createSecretBox } from '../src/adapters/store/index.js';
 import { ToolRegistry, dispatchToolCall } from '../src/tools/index.js';
 import { McpConnectionError, McpConnectionManager, mcpToolName } from '../src/tools/mcp/index.js';
-import { createGuardedStreamFetch } from '../src/tools/security/index.js';
+import { createGuardedStreamFetch } from '../src/security/index.js';
 import { startFixtureMcpServer, type FixtureMcpServer, type FixtureTool } from './fixtures/mcp/fixture-mcp-server.js';
 
 const echoTool = (label: string): FixtureTool => ({

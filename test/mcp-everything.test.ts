@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LLMock } from '@copilotkit/aimock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openRuntime, runTask, type ForgeRuntime } from '../src/runtime/index.js';
+import { openRuntime, runTask, type ForgeRuntime } from '../src/compose/index.js';
 import { startEverythingServer, type EverythingServer } from './fixtures/mcp/start-everything-server.js';
 
 // The reference server (a real peer nobody here wrote) in a child process on 127.0.0.1, and aimock

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openRuntime, type ForgeRuntime } from '../src/runtime/index.js';
+import { openRuntime, type ForgeRuntime } from '../src/compose/index.js';
 import { startEverythingServer, type EverythingServer } from './fixtures/mcp/start-everything-server.js';
 
 // Connections are stored, not held in memory: a new runtime on the same FORGE_HOME (a restarted

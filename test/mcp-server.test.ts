@@ -8,7 +8,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool, type ForgeEvent } from '../src/core/index.js';
-import { openRuntime, type ForgeRuntime } from '../src/runtime/index.js';
+import { openRuntime, type ForgeRuntime } from '../src/compose/index.js';
 import { listenHttp, type HttpListener } from '../src/server/http/index.js';
 import { createRuntimeMcpEndpoint, type ExposedToolSource, type StreamableHttpEndpoint } from '../src/server/mcp/index.js';
 

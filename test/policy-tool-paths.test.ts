@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ForgeClient } from '../src/client/index.js';
 import type { ForgeEvent } from '../src/core/index.js';
-import { answerApproval, openRuntime, runSkill, runTask, storedApprovals, type ForgeRuntime } from '../src/runtime/index.js';
+import { answerApproval, openRuntime, runSkill, runTask, storedApprovals, type ForgeRuntime } from '../src/compose/index.js';
 import { serveApi, type ApiServer } from '../src/server/api/index.js';
 import { startFixtureMcpServer, type FixtureMcpServer } from './fixtures/mcp/fixture-mcp-server.js';
 import { runCli } from './support/built-cli.js';

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ForgeEvent, Store } from '../src/core/index.js';
-import { readRunLog } from '../src/runlog/index.js';
-import { openStore } from '../src/store/index.js';
+import { readRunLog } from '../src/runs/run-log/index.js';
+import { openStore } from '../src/adapters/store/index.js';
 import { runCli, type CliResult } from './support/built-cli.js';
 import { startEngineWorld, type EngineWorld } from './support/engine-world.js';
 

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../src/core/index.js';
 import type { RunView } from '../src/runs/index.js';
-import { loadConfig } from '../src/runtime/config.js';
+import { loadConfig } from '../src/config/forge-config.js';
 import { runCli } from './support/built-cli.js';
 import { startEngineWorld, type EngineWorld } from './support/engine-world.js';
 import { inStoreProcess } from './support/store-process.js';

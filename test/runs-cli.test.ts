@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ForgeEvent } from '../src/core/index.js';
-import { readRunLog } from '../src/runlog/index.js';
+import { readRunLog } from '../src/runs/run-log/index.js';
 import type { RunView } from '../src/runs/index.js';
 import { runCli } from './support/built-cli.js';
 import { startEngineWorld, type EngineWorld } from './support/engine-world.js';

@@ -4,10 +4,10 @@ import path from 'node:path';
 import { LLMock } from '@copilotkit/aimock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CredentialProvider, Credentials, Policy, PolicyRequest } from '../src/core/index.js';
-import { InProcessJobQueue } from '../src/queue/index.js';
-import { REDACTED } from '../src/redaction/index.js';
-import { callTool, createRuntime, loadConfig, runTask } from '../src/runtime/index.js';
-import { openStore } from '../src/store/index.js';
+import { InProcessJobQueue } from '../src/adapters/queue/index.js';
+import { REDACTED } from '../src/security/redaction/index.js';
+import { callTool, createRuntime, loadConfig, runTask } from '../src/compose/index.js';
+import { openStore } from '../src/adapters/store/index.js';
 
 const vaultKey = 'vault-openai-key-7f3a9c21d4';
 

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { LLMock } from '@copilotkit/aimock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ForgeEvent, RunRecord } from '../src/core/index.js';
-import { openRuntime, type ForgeRuntime } from '../src/runtime/index.js';
+import { openRuntime, type ForgeRuntime } from '../src/compose/index.js';
 import { serveApi, type ApiServer } from '../src/server/api/index.js';
 import { createSchema, dropSchema, freshSchemaName, postgresTestUrl } from './support/postgres-test-schema.js';
 import { redisTestKeys, TEST_REDIS_URL } from './support/redis-test-keys.js';

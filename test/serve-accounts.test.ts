@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { loadSessionKey, signAccessToken } from '../src/accounts/index.js';
 import { ForgeClient } from '../src/client/index.js';
 import { API_SCOPES, defineTool, type ApiScope } from '../src/core/index.js';
-import { openRuntime, type ForgeRuntime } from '../src/runtime/index.js';
+import { openRuntime, type ForgeRuntime } from '../src/compose/index.js';
 import { apiRoutes, serveApi, type ApiRoute, type ApiServer } from '../src/server/api/index.js';
 
 const MODEL = 'openai:gpt-4.1-mini';
@@ -178,7 +178,7 @@ describe('the HTTP API with accounts', () => {
 
   it('records stored before accounts belong to the first admin, and to nobody else', async () => {
     // A run of the CLI: stored without an account.
-    const { runTask } = await import('../src/runtime/index.js');
+    const { runTask } = await import('../src/compose/index.js');
     const cliRun = await runTask(runtime, { task: 'a quick question', model: MODEL });
     expect((await runtime.store.runs.get(cliRun.run_id))?.userId).toBeNull();
     expect((await ada.getRun(cliRun.run_id)).run_id).toBe(cliRun.run_id);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ForgeClient } from '../src/client/index.js';
-import { openRuntime, type ForgeRuntime } from '../src/runtime/index.js';
+import { openRuntime, type ForgeRuntime } from '../src/compose/index.js';
 import { serveApi, type ApiServer } from '../src/server/api/index.js';
 import { startFixtureMcpServer, type FixtureMcpServer } from './fixtures/mcp/fixture-mcp-server.js';
 

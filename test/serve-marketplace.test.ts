@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ForgeApiError, ForgeClient } from '../src/client/index.js';
 import { defineTool } from '../src/core/index.js';
-import { openRuntime, type ForgeRuntime } from '../src/runtime/index.js';
+import { openRuntime, type ForgeRuntime } from '../src/compose/index.js';
 import { serveApi, type ApiServer } from '../src/server/api/index.js';
 
 const MODEL = 'openai:gpt-4.1-mini';

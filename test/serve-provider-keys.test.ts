@@ -5,7 +5,7 @@ import path from 'node:path';
 import { LLMock } from '@copilotkit/aimock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ForgeClient } from '../src/client/index.js';
-import { openRuntime, rotateSecretKey, secretKeyStatus, type ForgeRuntime } from '../src/runtime/index.js';
+import { openRuntime, rotateSecretKey, secretKeyStatus, type ForgeRuntime } from '../src/compose/index.js';
 import { serveApi } from '../src/server/api/index.js';
 
 const MODEL = 'openai:gpt-4.1-mini';

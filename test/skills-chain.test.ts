@@ -5,7 +5,7 @@ import { LLMock, type ChatCompletionRequest, type FixtureResponse } from '@copil
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool } from '../src/core/index.js';
-import { openRuntime, runSkill, runTask, type ForgeRuntime } from '../src/runtime/index.js';
+import { openRuntime, runSkill, runTask, type ForgeRuntime } from '../src/compose/index.js';
 import { SkillInputError, type SkillDocument } from '../src/skills/index.js';
 
 const customers = [

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { LLMock, type ChatCompletionRequest } from '@copilotkit/aimock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openRuntime, runSkill, runTask, runTaskWithSkills, type ForgeRuntime } from '../src/runtime/index.js';
+import { openRuntime, runSkill, runTask, runTaskWithSkills, type ForgeRuntime } from '../src/compose/index.js';
 import { testSkillAgainstRecording, type SkillDocument, type SkillModeError } from '../src/skills/index.js';
 import { WORLD_TOPICS, isWorldAgentRequest, startFixtureWorld, worldAgentResponse, worldTask, type FixtureWorldServer } from './fixtures/world/index.js';
 

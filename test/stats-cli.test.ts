@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore } from '../src/store/index.js';
+import { openStore } from '../src/adapters/store/index.js';
 import { FORGE_BIN, runCli, scratchUserHome, type CliResult } from './support/built-cli.js';
 import { fillSyntheticRuns, type SyntheticRunSet } from './support/synthetic-runs.js';
 

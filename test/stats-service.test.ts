@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StatsService, answerStats, runLogsStats } from '../src/stats/index.js';
-import { openStore } from '../src/store/index.js';
+import { openStore } from '../src/adapters/store/index.js';
 import { fillSyntheticRuns, type SyntheticRunSet } from './support/synthetic-runs.js';
 
 /** What `forge stats` asks, answered from the run logs given or from the store, which is opened only when needed and always closed. */

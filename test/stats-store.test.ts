@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Store } from '../src/core/index.js';
-import { SYNTHESIS_EVENT_TYPES } from '../src/runlog/index.js';
+import { SYNTHESIS_EVENT_TYPES } from '../src/runs/run-log/index.js';
 import { allRunsStats, newestRunStats, runLogStats, runLogsStats, storedRunStats } from '../src/stats/index.js';
-import { openStore } from '../src/store/index.js';
+import { openStore } from '../src/adapters/store/index.js';
 import { fillSyntheticRuns, type SyntheticRunSet } from './support/synthetic-runs.js';
 
 /**

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore } from '../src/store/index.js';
+import { openStore } from '../src/adapters/store/index.js';
 import { runCli } from './support/built-cli.js';
 import { dropSchema, freshSchemaName, onSchema, POSTGRES_TEST_URL } from './support/postgres-test-schema.js';
 

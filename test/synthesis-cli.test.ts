@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGuardedFetch, parseAllowHosts, parseResolveEntries } from '../src/tools/security/index.js';
+import { createGuardedFetch, parseAllowHosts, parseResolveEntries } from '../src/security/index.js';
 import { countLinksBuggyTool, countLinksTest, countLinksTool, linkCount } from './fixtures/synthesis/count-links-modules.js';
 import { runCli } from './support/built-cli.js';
 import { startEngineWorld, type EngineWorld } from './support/engine-world.js';

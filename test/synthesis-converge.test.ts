@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventOf, ForgeEvent } from '../src/core/index.js';
-import { openRuntime, runTask, type ForgeRuntime, type RunTaskResult } from '../src/runtime/index.js';
+import { openRuntime, runTask, type ForgeRuntime, type RunTaskResult } from '../src/compose/index.js';
 import { checkConvergence } from '../src/synthesis/converge/index.js';
 import { startEngineWorld, type EngineWorld } from './support/engine-world.js';
 import { assistantTurns, firstUser, scriptAgent, scriptSynthesis, toolNames, usage } from './support/synthesis-script.js';
 import { countLinksBuggyTool, countLinksShapeOnlyTest, countLinksTest, countLinksTool, linkCount } from './fixtures/synthesis/count-links-modules.js';
 import { inputJsonSchemaFromSignature } from '../src/synthesis/pipeline/index.js';
-import { aggregateTotals, totalsFromEvents } from '../src/runlog/index.js';
+import { aggregateTotals, totalsFromEvents } from '../src/runs/run-log/index.js';
 import { viewStateFromEvents } from '../src/cli/tui/index.js';
 
 function ofType<K extends ForgeEvent['type']>(events: readonly ForgeEvent[], type: K): EventOf<K>[] {

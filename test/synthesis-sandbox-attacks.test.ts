@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GuardedFetch } from '../src/core/index.js';
 import { runInSandbox, sandboxWorkerStatistics } from '../src/synthesis/sandbox/index.js';
-import { createGuardedFetch, parseAllowHosts, parseResolveEntries } from '../src/tools/security/index.js';
+import { createGuardedFetch, parseAllowHosts, parseResolveEntries } from '../src/security/index.js';
 import { FIXTURE_TEXT, startFixtureWeb, type FixtureWeb } from './fixtures/fixture-web.js';
 
 const SECRET = 'PLANTED-SECRET-5b1e9c';

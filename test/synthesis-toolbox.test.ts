@@ -2,11 +2,11 @@ import { access, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { refuseApprovals } from '../src/agent/index.js';
+import { refuseApprovals } from '../src/engine/index.js';
 import { builtInPolicy } from '../src/policy/index.js';
 import type { ForgeEvent, GuardedFetch, Store } from '../src/core/index.js';
 import { InProcessEventBus, createRunEmitter } from '../src/events/index.js';
-import { openStore } from '../src/store/index.js';
+import { openStore } from '../src/adapters/store/index.js';
 import {
   TOOLBOX_MANIFEST_VERSION,
   Toolbox,
@@ -20,7 +20,7 @@ import {
   type ToolboxEntry,
 } from '../src/synthesis/toolbox/index.js';
 import { ToolRegistry, dispatchToolCall } from '../src/tools/index.js';
-import { createGuardedFetch, parseAllowHosts, parseResolveEntries } from '../src/tools/security/index.js';
+import { createGuardedFetch, parseAllowHosts, parseResolveEntries } from '../src/security/index.js';
 import { startFixtureWeb, type FixtureWeb } from './fixtures/fixture-web.js';
 import { countLinksBuggyTool, countLinksShapeOnlyTest, countLinksTest, countLinksTool, countLinksUndeclaredTool, linkCount } from './fixtures/synthesis/count-links-modules.js';
 

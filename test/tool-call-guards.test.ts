@@ -5,8 +5,8 @@ import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Stream
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool, type ForgeEvent, type ToolUsageRecord } from '../src/core/index.js';
-import { openRuntime, runTask, type RunTaskResult } from '../src/runtime/index.js';
-import { openStore } from '../src/store/index.js';
+import { openRuntime, runTask, type RunTaskResult } from '../src/compose/index.js';
+import { openStore } from '../src/adapters/store/index.js';
 import { runCli } from './support/built-cli.js';
 
 const usage = {

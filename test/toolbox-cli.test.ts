@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGuardedFetch, parseAllowHosts, parseResolveEntries } from '../src/tools/security/index.js';
+import { createGuardedFetch, parseAllowHosts, parseResolveEntries } from '../src/security/index.js';
 import { startFixtureWeb, type FixtureWeb } from './fixtures/fixture-web.js';
 import { countLinksShapeOnlyTest, countLinksTest, countLinksTool, linkCount } from './fixtures/synthesis/count-links-modules.js';
 import { runCli, type CliResult } from './support/built-cli.js';

@@ -2,10 +2,10 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { callTool, openRuntime, wipeToolbox, type ForgeRuntime } from '../src/runtime/index.js';
-import { openStore } from '../src/store/index.js';
+import { callTool, openRuntime, wipeToolbox, type ForgeRuntime } from '../src/compose/index.js';
+import { openStore } from '../src/adapters/store/index.js';
 import { addVerifiedTool, toolboxFolder, type ToolboxEntry } from '../src/synthesis/toolbox/index.js';
-import { createGuardedFetch, parseAllowHosts, parseResolveEntries } from '../src/tools/security/index.js';
+import { createGuardedFetch, parseAllowHosts, parseResolveEntries } from '../src/security/index.js';
 import { startFixtureWeb, type FixtureWeb } from './fixtures/fixture-web.js';
 import { countLinksTest, countLinksTool, linkCount } from './fixtures/synthesis/count-links-modules.js';
 

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { EventBus, ForgeEvent } from '../src/core/index.js';
 import { startLiveView } from '../src/cli/tui/index.js';
 import { InProcessEventBus } from '../src/events/index.js';
-import { readRunLog } from '../src/runlog/index.js';
+import { readRunLog } from '../src/runs/run-log/index.js';
 
 /** Rendering waits are bounded generously: Ink is slow on a loaded 2-core machine, and nothing here measures speed. */
 const WAIT = { timeout: 10_000 };

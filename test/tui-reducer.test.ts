@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { EventOf, ForgeEvent } from '../src/core/index.js';
 import { emptyViewState, reduceViewState, viewStateFromEvents } from '../src/cli/tui/index.js';
 import { streamCapacity } from '../src/cli/tui/view-state.js';
-import { readRunLog } from '../src/runlog/index.js';
+import { readRunLog } from '../src/runs/run-log/index.js';
 
 const fixtures = path.resolve(import.meta.dirname, 'fixtures/runs');
 async function recordedRun(name: string): Promise<ForgeEvent[]> {

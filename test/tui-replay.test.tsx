@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ForgeEvent } from '../src/core/index.js';
 import { ReplaySession } from '../src/cli/tui/index.js';
 import { ReplayApp } from '../src/cli/tui/replay-view.js';
-import { readRunLog } from '../src/runlog/index.js';
+import { readRunLog } from '../src/runs/run-log/index.js';
 
 /** Rendering waits are bounded generously: Ink is slow on a loaded 2-core machine, and nothing here measures speed. */
 const WAIT = { timeout: 10_000 };

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EventOf, ForgeEvent } from '../src/core/index.js';
 import { RunView, viewStateFromEvents } from '../src/cli/tui/index.js';
 import type { Notice } from '../src/cli/tui/index.js';
-import { readRunLog } from '../src/runlog/index.js';
+import { readRunLog } from '../src/runs/run-log/index.js';
 
 const fixtures = path.resolve(import.meta.dirname, 'fixtures/runs');
 async function recordedRun(name: string): Promise<ForgeEvent[]> {

@@ -7,7 +7,7 @@ import { ReplaySession, RunView, startLiveView, viewStateFromEvents } from '../s
 import type { ViewEvent } from '../src/cli/tui/index.js';
 import { ReplayApp } from '../src/cli/tui/replay-view.js';
 import { InProcessEventBus } from '../src/events/index.js';
-import { readRunLog } from '../src/runlog/index.js';
+import { readRunLog } from '../src/runs/run-log/index.js';
 
 /** Rendering waits are bounded generously: Ink is slow on a loaded machine, and nothing here measures speed. */
 const WAIT = { timeout: 10_000 };

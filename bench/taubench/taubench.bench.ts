@@ -21,7 +21,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { LLMock } from '@copilotkit/aimock';
-import { openRuntime, runSkill, runTask, runTaskWithSkills, type ForgeRuntime } from '../../src/runtime/index.js';
+import { openRuntime, runSkill, runTask, runTaskWithSkills, type ForgeRuntime } from '../../src/compose/index.js';
 import type { SkillDocument } from '../../src/skills/index.js';
 import { groupTasksBySequence, loadRetailTasks, startRetailMcpServer, type RetailTask } from './index.js';
 import { allowEveryCall } from './harness/allow-every-call.js';

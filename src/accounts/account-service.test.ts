@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Store } from '../core/index.js';
-import { openStore } from '../store/index.js';
+import { openStore } from '../adapters/store/index.js';
 import { signAccessToken } from './access-token.js';
 import { AccountService } from './account-service.js';
 import { ApiKeyService } from './api-key-service.js';

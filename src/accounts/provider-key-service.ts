@@ -1,5 +1,5 @@
 import { CREDENTIAL_PROVIDERS, ConfigurationError, ForgeError, type CredentialProvider, type Credentials, type ProviderKeyRecord, type ProviderKeyStore } from '../core/index.js';
-import { sealedKeyId, type SecretBox } from '../store/index.js';
+import { sealedKeyId, type SecretBox } from '../adapters/store/index.js';
 
 /** Sealed secrets exist that the configured secret key cannot open: the server must not start on them. */
 export class SecretKeyError extends ForgeError {

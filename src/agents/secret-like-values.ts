@@ -1,4 +1,4 @@
-import { REDACTED, maskUrlCredentials } from '../redaction/index.js';
+import { REDACTED, maskUrlCredentials } from '../security/redaction/index.js';
 
 /** A string in a value that looks like a credential: where it is, and what it looks like (never the string itself). */
 export interface SecretLikeValue {

@@ -1,4 +1,4 @@
-import type { ScheduleFiring } from '../runtime/index.js';
+import type { ScheduleFiring } from '../compose/index.js';
 
 /** A schedule's firing as a line on the terminal (`forge serve` and `forge worker` print one each). */
 export function describeFiring(firing: ScheduleFiring): string {

@@ -1,4 +1,4 @@
-import { SecretRedactor, secretsFromEnvironment } from '../redaction/index.js';
+import { SecretRedactor, secretsFromEnvironment } from '../security/redaction/index.js';
 import type { z } from 'zod';
 import { presentJson } from './json-output/json-presenter.js';
 import { terminalJson, terminalText } from './terminal-text.js';

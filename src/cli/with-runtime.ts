@@ -1,4 +1,4 @@
-import type { ForgeRuntime, RuntimeOptions } from '../runtime/index.js';
+import type { ForgeRuntime, RuntimeOptions } from '../compose/index.js';
 import { reportError } from './command-errors.js';
 import { cliRedactor, printError } from './terminal-output.js';
 
@@ -12,7 +12,7 @@ import { cliRedactor, printError } from './terminal-output.js';
 export async function withRuntime(json: boolean, action: (runtime: ForgeRuntime) => Promise<number>, options: RuntimeOptions = {}): Promise<void> {
   let runtime: ForgeRuntime | undefined;
   try {
-    const { openRuntime } = await import('../runtime/index.js');
+    const { openRuntime } = await import('../compose/index.js');
     runtime = await openRuntime(process.env, process.cwd(), { ...options, redactor: cliRedactor });
     // On stderr, so a command's --json output stays one document.
     for (const notice of runtime.notices) printError(`${notice}\n`);

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { resolveLayeredSettings } from '../config/index.js';
-import { configFromEnvironment, type Environment, type ForgeConfig } from '../runtime/index.js';
+import { configFromEnvironment, type Environment, type ForgeConfig } from '../compose/index.js';
 import type { FixtureWorldServer } from './fixture-world-server.js';
 
 /**

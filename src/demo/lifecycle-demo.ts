@@ -1,6 +1,6 @@
 import type { ForgeEvent, TokenUsage } from '../core/index.js';
 import { cassetteSchema, createCassettePlayer } from '../llm/index.js';
-import { createRuntime, runSkill, runTask, type Environment } from '../runtime/index.js';
+import { createRuntime, runSkill, runTask, type Environment } from '../compose/index.js';
 import type { ResolutionStrategy } from '../skills/index.js';
 import recordedSession from './demo-cassette.json' with { type: 'json' };
 import { WORLD_TOPICS, worldTask } from './fixture-world.js';

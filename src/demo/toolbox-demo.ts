@@ -1,6 +1,6 @@
 import { ForgeError, type EventOf, type ForgeEvent, type TokenUsage } from '../core/index.js';
 import { cassetteSchema, createCassettePlayer } from '../llm/index.js';
-import { createRuntime, runTask, type Environment } from '../runtime/index.js';
+import { createRuntime, runTask, type Environment } from '../compose/index.js';
 import recordedSession from './toolbox-demo-cassette.json' with { type: 'json' };
 import { startFixtureWorld } from './fixture-world-server.js';
 import { demoConfig } from './demo-environment.js';

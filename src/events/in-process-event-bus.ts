@@ -1,5 +1,5 @@
 import type { EventBus, ForgeEvent, LiveEvent, LiveEventBus } from '../core/index.js';
-import type { SecretRedactor } from '../redaction/index.js';
+import type { SecretRedactor } from '../security/redaction/index.js';
 import { deliverEvent } from './deliver-event.js';
 
 export interface InProcessEventBusOptions {

@@ -37,7 +37,7 @@ export {
   type SkillAwareRunResult,
   type ToolCallResult,
   type ToolDescription,
-} from '../runtime/index.js';
+} from '../compose/index.js';
 export * from '../core/errors.js';
 export type { ErrorInfo, ForgeEvent, HaltReason, RunKind, RunStatus } from '../core/events.js';
 export type { TokenUsage } from '../core/model.js';

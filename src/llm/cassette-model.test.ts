@@ -4,7 +4,7 @@ import path from 'node:path';
 import { LLMock } from '@copilotkit/aimock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { runAgent, refuseApprovals } from '../agent/index.js';
+import { runAgent, refuseApprovals } from '../engine/index.js';
 import { builtInPolicy } from '../policy/index.js';
 import { defineTool, type GuardedFetch } from '../core/index.js';
 import { InProcessEventBus, createRunEmitter } from '../events/index.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { NotFoundError, type ProductRecord, type PurchaseRecord, type Store } from '../core/index.js';
-import type { SkillService } from '../runtime/skill-service.js';
+import type { SkillService } from '../skills/skill-service.js';
 import { assertSkillName, type SkillDocument, type SkillReplayResult } from '../skills/index.js';
 import { MarketplacePermissionError } from './marketplace-errors.js';
 import { checkFormInputs, productForm, type ProductForm } from './product-form.js';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { compileLinearPattern, type LinearPattern } from '../tools/security/index.js';
+import { compileLinearPattern, type LinearPattern } from '../security/index.js';
 import type { PolicyCondition } from './policy-document.js';
 
 /** A condition's verdict on one call: it holds, it does not, or the input does not say (missing field, not text). */

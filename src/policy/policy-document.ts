@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { RISK_LEVELS, policyDecisionKindSchema } from '../core/index.js';
-import { compileLinearPattern } from '../tools/security/index.js';
+import { compileLinearPattern } from '../security/index.js';
 
 /** A tool name, or a pattern of names with `*` for any run of characters (`mcp__github__*`, `file_*`, `*`). */
 export const toolPatternSchema = z

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool, type PolicyRequest, type Store } from '../core/index.js';
-import { openStore } from '../store/index.js';
+import { openStore } from '../adapters/store/index.js';
 import { ToolRegistry } from '../tools/index.js';
 import { PolicyEngine } from './policy-engine.js';
 import { PolicyService } from './policy-service.js';

@@ -1,6 +1,6 @@
 import { appendFile, readFile, truncate } from 'node:fs/promises';
 import type { ForgeEvent, RunOwner, RunRecord, Store } from '../core/index.js';
-import { readRunLog, StoreRowDeriver } from '../runlog/index.js';
+import { readRunLog, StoreRowDeriver } from './run-log/index.js';
 
 /** A process on this host that still exists (a signal 0 reaches it, or it belongs to someone else). */
 export function processAlive(owner: RunOwner, host: string): boolean {

@@ -3,10 +3,10 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { finishRun } from '../agent/index.js';
+import { finishRun } from '../engine/index.js';
 import type { ForgeEvent, Store } from '../core/index.js';
 import { InProcessEventBus } from '../events/index.js';
-import { openStore } from '../store/index.js';
+import { openStore } from '../adapters/store/index.js';
 import { RunService } from './run-service.js';
 
 /** The pid of a process that has already exited. */

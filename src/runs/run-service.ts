@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { describeError, ForgeError, NotFoundError, parseRunState, type AgentPin, type EventBus, type EventFanOut, type ForgeEvent, type RunKind, type RunOwner, type RunRecord, type RunState, type RunStatus, type Store } from '../core/index.js';
-import { finishRun, type LoopPersistence, type LoopResume, type RunSummary } from '../agent/index.js';
+import { finishRun, type LoopPersistence, type LoopResume, type RunSummary } from '../engine/index.js';
 import { createRunEmitter, type RunEmitter } from '../events/index.js';
 import { CostMeter, addCosts, type CostTotals } from '../llm/index.js';
-import { RunRecorder, runLogPath } from '../runlog/index.js';
+import { RunRecorder, runLogPath } from './run-log/index.js';
 import { endInterruptedRun, endInterruptedRuns, processAlive } from './interrupted-runs.js';
 import { followRemoteRun } from './remote-run-events.js';
 import { RunEventFeed } from './run-event-feed.js';

@@ -1,5 +1,5 @@
 import type { ForgeEvent } from '../core/index.js';
-import { StoreRowDeriver, aggregateTotals, readRunLog, totalsFromEvents } from '../runlog/index.js';
+import { StoreRowDeriver, aggregateTotals, readRunLog, totalsFromEvents } from '../runs/run-log/index.js';
 import { mapBounded } from './map-bounded.js';
 import { runStatsOf, toolFiguresOf, type AggregateStats, type RunStats } from './stats-report.js';
 import { ToolUsageTally } from './tool-usage-tally.js';

@@ -1,5 +1,5 @@
 import type { RunLogError, ToolUsageRecord } from '../core/index.js';
-import { aggregateTotals, type AggregateTotals, type RunTotals } from '../runlog/index.js';
+import { aggregateTotals, type AggregateTotals, type RunTotals } from '../runs/run-log/index.js';
 
 /** Synthesis figures: tools drafted, promoted and failed, the catch rate and the reuse ratio. */
 export type SynthesisFigures = AggregateTotals['synthesis'];

@@ -1,5 +1,5 @@
 import type { ModelUsageRecord, RunRecord, StatsStore, Store } from '../core/index.js';
-import { AggregateTally, NO_USAGE, SYNTHESIS_EVENT_TYPES, SynthesisTally, sumUsage, type RunTotals, type SynthesisEvent, type UsageTotals } from '../runlog/index.js';
+import { AggregateTally, NO_USAGE, SYNTHESIS_EVENT_TYPES, SynthesisTally, sumUsage, type RunTotals, type SynthesisEvent, type UsageTotals } from '../runs/run-log/index.js';
 import { runStatsOf, toolFiguresOf, type AggregateStats, type RunStats } from './stats-report.js';
 
 /** The newest stored run's figures; undefined when the store holds no run. */

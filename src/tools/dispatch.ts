@@ -22,8 +22,8 @@ import { canonicalJson } from '../core/canonical-json.js';
 import type { CallGuards } from './call-guards/index.js';
 import { DEFAULT_OUTPUT_LIMIT, capToolOutput } from './result-cap.js';
 import type { ToolSet } from './tool-set.js';
-import { defangBoundaryTags } from './defang-boundary-tags.js';
-import { wrapUntrusted } from './untrusted-content.js';
+import { defangBoundaryTags } from '../security/defang-boundary-tags.js';
+import { wrapUntrusted } from '../security/untrusted-content.js';
 
 export interface DispatchRequest {
   /** The name as the caller wrote it (aliases are resolved here). */

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { LLMock } from '@copilotkit/aimock';
-import { openRuntime, runSkill, runTask, type ForgeRuntime, type RunSkillOptions, type RunSkillResult } from '../../src/runtime/index.js';
+import { openRuntime, runSkill, runTask, type ForgeRuntime, type RunSkillOptions, type RunSkillResult } from '../../src/compose/index.js';
 import type { SkillDocument } from '../../src/skills/index.js';
 import { allowEveryCall } from '../../bench/taubench/harness/allow-every-call.js';
 import { classifyReplay, type ReplayVerdict } from '../../bench/taubench/harness/classify-replay.js';

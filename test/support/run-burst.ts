@@ -5,7 +5,7 @@
  * while the later ones are still going. Prints `<status> <run id>` for each run whose result has
  * settled (its run log and its store rows written).
  */
-import { openRuntime, runTask } from '../../src/runtime/index.js';
+import { openRuntime, runTask } from '../../src/compose/index.js';
 import { TIMER_MODEL_CALLS, noopTools, timerModel } from './timer-model.js';
 
 const [home, countText] = process.argv.slice(2);

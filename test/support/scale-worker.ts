@@ -5,7 +5,7 @@
  * (`EFFECT_URL/<run id>`). It runs `startWorker`, the service `forge worker` runs, and prints `ready`,
  * then a line per job; SIGTERM drains it.
  */
-import { openRuntime, startWorker } from '../../src/runtime/index.js';
+import { openRuntime, startWorker } from '../../src/compose/index.js';
 import { effectTool } from './scale-effect-tool.js';
 
 const concurrency = Number(process.argv[2] ?? 10);

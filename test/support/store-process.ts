@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Store } from '../../src/core/index.js';
 
-const storeModule = fileURLToPath(new URL('../../dist/store/index.js', import.meta.url));
+const storeModule = fileURLToPath(new URL('../../dist/adapters/store/index.js', import.meta.url));
 
 /**
  * Runs `work` on the store at `databaseUrl` in a short-lived process of its own, as one more Forge

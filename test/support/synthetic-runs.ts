@@ -2,9 +2,9 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import type { AnyEventBody, ForgeEvent, HaltReason, RunKind, RunStatus, Store } from '../../src/core/index.js';
-import { StoreRowDeriver, runLogPath } from '../../src/runlog/index.js';
-import { openStore } from '../../src/store/index.js';
-import { SqliteConnection } from '../../src/store/libsql/sqlite-core.mjs';
+import { StoreRowDeriver, runLogPath } from '../../src/runs/run-log/index.js';
+import { openStore } from '../../src/adapters/store/index.js';
+import { SqliteConnection } from '../../src/adapters/store/libsql/sqlite-core.mjs';
 
 /** One made-up run: its row as the run service would have left it, and its events. */
 export interface SyntheticRun {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ForgeClient } from '../../src/client/index.js';
 import { defineTool } from '../../src/core/index.js';
-import { openRuntime, type ForgeRuntime } from '../../src/runtime/index.js';
+import { openRuntime, type ForgeRuntime } from '../../src/compose/index.js';
 import { serveApi, type ApiServer } from '../../src/server/api/index.js';
 import { launchChromium, PageProblems } from './web-ui-browser.js';
 import { WEB_ROOT } from './web-ui-build.js';

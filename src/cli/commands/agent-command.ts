@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { ConfigurationError } from '../../core/index.js';
-import type { ForgeRuntime } from '../../runtime/index.js';
+import type { ForgeRuntime } from '../../compose/index.js';
 import { EXIT } from '../command-errors.js';
 import { printJson, printOut } from '../terminal-output.js';
 import { withRuntime } from '../with-runtime.js';
@@ -13,7 +13,7 @@ interface JsonOption {
 const author = () => process.env['USER'] ?? 'cli';
 
 async function agentsOf(runtime: ForgeRuntime) {
-  const { agentServiceOf } = await import('../../runtime/index.js');
+  const { agentServiceOf } = await import('../../compose/index.js');
   return agentServiceOf(runtime);
 }
 

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { API_SCOPES, ConfigurationError, type ApiKeyRecord, type ApiScope } from '../../core/index.js';
-import type { ForgeRuntime } from '../../runtime/index.js';
+import type { ForgeRuntime } from '../../compose/index.js';
 import { EXIT, parsePositiveInteger } from '../command-errors.js';
 import { printJson, printOut } from '../terminal-output.js';
 import { withRuntime } from '../with-runtime.js';

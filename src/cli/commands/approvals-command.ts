@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { ApprovalGrant, ApprovalRecord } from '../../core/index.js';
 import { ConfigurationError } from '../../core/index.js';
-import { approvalGrantView, approvalView } from '../../runs/approval-view.js';
+import { approvalGrantView, approvalView } from '../../policy/approvals/approval-view.js';
 import { EXIT, errorLines, exitCodeForRun, reportError } from '../command-errors.js';
 import { printError, printJson, printOut } from '../terminal-output.js';
 import { withRuntime } from '../with-runtime.js';
@@ -30,7 +30,7 @@ async function answer(decision: 'approved' | 'denied', runId: string, callId: st
     return;
   }
   await withRuntime(json, async (runtime) => {
-    const { answerApproval } = await import('../../runtime/index.js');
+    const { answerApproval } = await import('../../compose/index.js');
     const outcome = await answerApproval(runtime, {
       runId,
       callId,
@@ -83,7 +83,7 @@ Examples:
     .action(async (options: { all?: boolean; json?: boolean }) => {
       const json = options.json === true;
       await withRuntime(json, async (runtime) => {
-        const { listApprovals } = await import('../../runtime/index.js');
+        const { listApprovals } = await import('../../compose/index.js');
         const found = await listApprovals(runtime, { all: options.all === true });
         if (json) printJson({ approvals: found.map(approvalView) });
         else printOut(found.length === 0 ? 'No approval requests are pending.\n' : `${found.map(approvalLine).join('\n')}\n`);
@@ -115,7 +115,7 @@ Examples:
     .action(async (options: { all?: boolean; run?: string; json?: boolean }) => {
       const json = options.json === true;
       await withRuntime(json, async (runtime) => {
-        const { listGrants } = await import('../../runtime/index.js');
+        const { listGrants } = await import('../../compose/index.js');
         const runId = options.run === undefined ? undefined : (await runtime.runs.get(options.run)).id;
         const grants = await listGrants(runtime, { ...(runId === undefined ? {} : { runId }), ...(options.all === true ? { revoked: true } : {}) });
         if (json) printJson({ grants: grants.map(approvalGrantView) });
@@ -132,7 +132,7 @@ Examples:
     .action(async (grantId: string, options: { json?: boolean }) => {
       const json = options.json === true;
       await withRuntime(json, async (runtime) => {
-        const { revokeGrant } = await import('../../runtime/index.js');
+        const { revokeGrant } = await import('../../compose/index.js');
         const grant = await revokeGrant(runtime, grantId, 'cli');
         if (json) printJson({ grant: approvalGrantView(grant) });
         else printOut(`Revoked ${grant.id}: calls of ${grant.tool} in ${grant.scope} ask for approval again.\n`);

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { DoctorCheck } from '../../runtime/index.js';
+import type { DoctorCheck } from '../../compose/index.js';
 import { EXIT, reportError } from '../command-errors.js';
 import { printJson, printOut } from '../terminal-output.js';
 
@@ -16,7 +16,7 @@ export function registerDoctorCommand(program: Command): void {
     .action(async (options: { json?: boolean }) => {
       const json = options.json === true;
       try {
-        const { runDoctor } = await import('../../runtime/index.js');
+        const { runDoctor } = await import('../../compose/index.js');
         const checks = await runDoctor(process.env, process.cwd());
         const ok = checks.every((check) => check.status === 'ok');
         if (json) printJson({ ok, checks });

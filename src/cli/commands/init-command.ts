@@ -78,7 +78,7 @@ readable by you only. Then check everything with forge doctor.`,
 
 /** The starter agents not installed yet, into the store the new settings point at. */
 async function installStarterAgents(): Promise<string[]> {
-  const { agentServiceOf, openRuntime } = await import('../../runtime/index.js');
+  const { agentServiceOf, openRuntime } = await import('../../compose/index.js');
   const runtime = await openRuntime(process.env, process.cwd(), { redactor: cliRedactor });
   try {
     return await (await agentServiceOf(runtime)).installStarters({ author: 'forge init', userId: null });

@@ -7,7 +7,7 @@ import { printJson, printOut } from '../terminal-output.js';
 // The constants alone, not the server's index: that would load the MCP SDK for every command.
 import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS } from '../../server/mcp/session-limits.js';
 import { withRuntime } from '../with-runtime.js';
-import type { ForgeRuntime } from '../../runtime/index.js';
+import type { ForgeRuntime } from '../../compose/index.js';
 import { FORGE_VERSION } from '../../version.js';
 
 const transports: readonly McpTransportKind[] = ['streamable-http', 'sse', 'stdio'];

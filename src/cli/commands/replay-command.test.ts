@@ -2,7 +2,7 @@ import path from 'node:path';
 import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigurationError } from '../../core/index.js';
-import { readRunLog } from '../../runlog/index.js';
+import { readRunLog } from '../../runs/run-log/index.js';
 import { formatEventLine } from '../event-line/index.js';
 import { registerReplayCommand } from './replay-command.js';
 

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { ConfigurationError, RunLogError } from '../../core/index.js';
-import type { RunLogEntry } from '../../runlog/index.js';
+import type { RunLogEntry } from '../../runs/run-log/index.js';
 import { EXIT, reportError } from '../command-errors.js';
 import { formatEventLine } from '../event-line/index.js';
 import { cliRedactor, printError, printJson, printOut } from '../terminal-output.js';
@@ -56,7 +56,7 @@ async function runLogFile(run: string | undefined, options: ReplayCommandOptions
   if (run === undefined && options.last !== true) throw new ConfigurationError('run', 'is missing: name a run log file, a run id (or a unique prefix), or pass --last.', 'e.g. forge replay --last; list runs with `forge runs list`.');
   // Something shaped like a path stays a path, so a mistyped file is reported as a missing file, not as an unknown run.
   if (run !== undefined && (/[\\/]|\.jsonl$/.test(run) || (await stat(run).catch(() => undefined))?.isFile() === true)) return run;
-  const { openRuntime } = await import('../../runtime/index.js');
+  const { openRuntime } = await import('../../compose/index.js');
   const runtime = await openRuntime(process.env, process.cwd(), { redactor: cliRedactor });
   try {
     return await runtime.runs.runLog(run);
@@ -75,7 +75,7 @@ async function replayCommand(run: string | undefined, options: ReplayCommandOpti
     if (json) return await printTotals(file);
     process.on('SIGINT', onInterrupt);
     if (!options.tui || process.stdout.isTTY !== true) return await printTrace(file, interrupt.signal);
-    const { readRunLog, unendedRunLogError } = await import('../../runlog/index.js');
+    const { readRunLog, unendedRunLogError } = await import('../../runs/run-log/index.js');
     const read = await readRunLog(file);
     const error = read.error ?? unendedRunLogError(file, read.last);
     // Ink and React load only when the view is shown.
@@ -92,7 +92,7 @@ async function replayCommand(run: string | undefined, options: ReplayCommandOpti
 }
 
 async function printTotals(file: string): Promise<number> {
-  const { readRunLog, totalsFromEvents, unendedRunLogError } = await import('../../runlog/index.js');
+  const { readRunLog, totalsFromEvents, unendedRunLogError } = await import('../../runs/run-log/index.js');
   const { events, error: badLine, last } = await readRunLog(file);
   const error = badLine ?? unendedRunLogError(file, last);
   const report = { file, event_count: events.length, ...totalsFromEvents(events), ...(error === undefined ? {} : { error: error.toJSON() }) };
@@ -103,7 +103,7 @@ async function printTotals(file: string): Promise<number> {
 // Streams rather than reading the whole file first, so a long log starts printing at once and a pipe
 // (`| head`) sees lines as they are read.
 async function printTrace(file: string, interrupted: AbortSignal): Promise<number> {
-  const { iterateRunLogEntries, unendedRunLogError } = await import('../../runlog/index.js');
+  const { iterateRunLogEntries, unendedRunLogError } = await import('../../runs/run-log/index.js');
   let last: RunLogEntry | undefined;
   try {
     for await (const entry of iterateRunLogEntries(file)) {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { ConfigurationError } from '../../core/index.js';
-import type { ForgeRuntime } from '../../runtime/index.js';
+import type { ForgeRuntime } from '../../compose/index.js';
 import { EXIT, errorLines, exitCodeForRun, parsePositiveInteger, reportError } from '../command-errors.js';
 import { formatQuantity } from '../event-line/index.js';
 import { cliRedactor, printError, printJson, printOut } from '../terminal-output.js';
@@ -129,7 +129,7 @@ async function runCommand(task: string, options: RunCommandOptions): Promise<num
   let runtime: ForgeRuntime | undefined;
   try {
     // Loaded on use, so `forge --help` and other commands start fast.
-    const { openRuntime, resumeTask, runAgentTask, runTask, runTaskWithSkills, storedApprovals, waitAndResume } = await import('../../runtime/index.js');
+    const { openRuntime, resumeTask, runAgentTask, runTask, runTaskWithSkills, storedApprovals, waitAndResume } = await import('../../compose/index.js');
     const { attachRunView } = await import('../run-view.js');
     runtime = await openRuntime(process.env, process.cwd(), { redactor: cliRedactor });
     const view = await attachRunView(runtime.bus, { json, tui: options.tui });

@@ -80,7 +80,7 @@ export function registerRunsCommand(program: Command): void {
     .action(async (reference: string, options: { reason: string; json?: boolean }) => {
       const json = options.json === true;
       await withRuntime(json, async (runtime) => {
-        const { cancelRun } = await import('../../runtime/index.js');
+        const { cancelRun } = await import('../../compose/index.js');
         const { runView } = await import('../../runs/index.js');
         const run = await cancelRun(runtime, reference, options.reason);
         if (json) printJson(runView(run));

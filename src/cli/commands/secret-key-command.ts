@@ -29,7 +29,7 @@ Examples:
     .action(async (options: { json?: boolean }) => {
       const json = options.json === true;
       await withRuntime(json, async (runtime) => {
-        const { secretKeyStatus } = await import('../../runtime/index.js');
+        const { secretKeyStatus } = await import('../../compose/index.js');
         const status = await secretKeyStatus(runtime);
         const sealed = status.sealed.providerKeys + status.sealed.mcpServers;
         if (json) printJson({ source: status.source, key_id: status.keyId, sealed: { provider_keys: status.sealed.providerKeys, mcp_servers: status.sealed.mcpServers }, unreadable: status.unreadable });
@@ -49,7 +49,7 @@ Examples:
     .action(async (options: { newKeyStdin?: boolean; json?: boolean }) => {
       const json = options.json === true;
       await withRuntime(json, async (runtime) => {
-        const { rotateSecretKey } = await import('../../runtime/index.js');
+        const { rotateSecretKey } = await import('../../compose/index.js');
         const newKey = options.newKeyStdin === true ? await firstLineOfStdin() : undefined;
         if (newKey !== undefined && newKey.trim() === '') throw new ConfigurationError('--new-key-stdin', 'stdin held no key.', 'Pipe one in: openssl rand -hex 32 | forge secret-key rotate --new-key-stdin');
         const rotation = await rotateSecretKey(runtime, newKey === undefined ? {} : { newKey });

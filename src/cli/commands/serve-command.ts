@@ -71,7 +71,7 @@ Examples:
             ...(options.allowedHost === undefined ? {} : { allowedHosts: options.allowedHost }),
             ...(mcp === undefined ? {} : { mcp }),
           });
-          const { startScheduler } = await import('../../runtime/index.js');
+          const { startScheduler } = await import('../../compose/index.js');
           const scheduler = startScheduler(runtime, { report: (firing) => printError(`${describeFiring(firing)}\n`), onError: (error) => printError(`forge serve: schedules: ${error instanceof Error ? error.message : String(error)}\n`) });
           // Listening for the signals before saying where it listens, so a client that stops it on that line is heard.
           const stopped = new Promise<void>((resolve) => {

@@ -14,7 +14,7 @@ function print(json: boolean, value: unknown, text: () => string): void {
 
 /** The modules behind the skill commands, loaded on use so `forge --help` and other commands start fast. */
 async function skillModules() {
-  const [runtime, skills, view, text] = await Promise.all([import('../../runtime/index.js'), import('../../skills/index.js'), import('../run-view.js'), import('../skill-view.js')]);
+  const [runtime, skills, view, text] = await Promise.all([import('../../compose/index.js'), import('../../skills/index.js'), import('../run-view.js'), import('../skill-view.js')]);
   return { ...runtime, ...skills, ...view, ...text };
 }
 

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { ConfigurationError } from '../../core/index.js';
-import type { RunTotals, UsageTotals } from '../../runlog/index.js';
+import type { RunTotals, UsageTotals } from '../../runs/run-log/index.js';
 import type { AggregateStats, RunStats, SynthesisFigures, ToolFigures } from '../../stats/index.js';
 import { EXIT, reportError } from '../command-errors.js';
 import { formatCount, formatDuration, formatQuantity, formatSize } from '../event-line/index.js';
@@ -115,7 +115,7 @@ export function registerStatsCommand(program: Command): void {
       try {
         if (options.run !== undefined && (given.length > 0 || options.all === true)) throw new ConfigurationError('--run', 'names one stored run: it cannot be combined with run log files or --all.');
         // Loaded on use, so `forge --help` and other commands start fast; the store alone, not the whole runtime.
-        const [{ answerStats }, { openStats }] = await Promise.all([import('../../stats/index.js'), import('../../runtime/open-stats.js')]);
+        const [{ answerStats }, { openStats }] = await Promise.all([import('../../stats/index.js'), import('../../compose/open-stats.js')]);
         const answer = await answerStats({ files: given, all: options.all === true, ...(options.run === undefined ? {} : { run: options.run }) }, () => openStats(process.env));
         process.exitCode = answer.scope === 'run' ? reportRunStats(answer.stats, json) : reportAggregateStats(answer.stats, answer.source, json);
       } catch (error) {

@@ -25,7 +25,7 @@ Examples:
     .action(async (options: { to: string; batchSize: number; json?: boolean }) => {
       const json = options.json === true;
       try {
-        const [{ loadConfig }, { copyStore }] = await Promise.all([import('../../runtime/index.js'), import('../../store/index.js')]);
+        const [{ loadConfig }, { copyStore }] = await Promise.all([import('../../compose/index.js'), import('../../adapters/store/index.js')]);
         const { databaseUrl } = loadConfig(process.env, process.cwd());
         const copy = await copyStore({ from: databaseUrl, to: options.to, batchSize: options.batchSize, ...(json ? {} : { onTable: ({ table, rows }) => printOut(`${table.padEnd(18)} ${rows} row${rows === 1 ? '' : 's'}\n`) }) });
         if (json) printJson({ from: copy.from, to: copy.to, tables: copy.tables, rows: copy.rows, duration_ms: copy.durationMs });

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { ToolDescription } from '../../runtime/index.js';
+import type { ToolDescription } from '../../compose/index.js';
 import { EXIT, parseJsonOption } from '../command-errors.js';
 import { printError, printJson, printOut } from '../terminal-output.js';
 import { withRuntime } from '../with-runtime.js';
@@ -189,7 +189,7 @@ export function registerToolsCommand(program: Command): void {
       const json = options.json === true;
       await withRuntime(json, async (runtime) => {
         const input = parseJsonOption('--input', options.input);
-        const { callTool } = await import('../../runtime/index.js');
+        const { callTool } = await import('../../compose/index.js');
         const unsubscribe = json ? () => {} : runtime.bus.subscribe((event) => printError(`${formatEventLine(event)}\n`));
         const called = await callTool(runtime, { name, input, signal: AbortSignal.timeout(120_000) });
         unsubscribe();

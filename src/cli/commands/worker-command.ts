@@ -38,7 +38,7 @@ Examples:
         }
         const concurrency = options.concurrency ?? runtime.config.worker.concurrency;
         const healthPort = options.healthPort ?? runtime.config.worker.healthPort;
-        const { startScheduler, startWorker } = await import('../../runtime/index.js');
+        const { startScheduler, startWorker } = await import('../../compose/index.js');
         const { serveWorkerHealth } = await import('../../server/http/index.js');
         const worker = startWorker(runtime, { concurrency, report: (line) => printError(`${line}\n`) });
         // Schedules fire from every worker (and server); each slot fires once, whichever claims it.

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { resolutionStrategySchema } from '../../core/index.js';
-import { approvalGrantViewSchema, approvalViewSchema } from '../../runs/approval-view.js';
+import { approvalGrantViewSchema, approvalViewSchema } from '../../policy/approvals/approval-view.js';
 import { agentRunResultSchema, anyJsonSchema, durationSchema, nestedErrorSchema, runSummaryShape, runViewSchema } from './common-schemas.js';
 
 const resolutionSchema = z.object({

@@ -13,7 +13,7 @@ import {
   importAgentYaml,
   type AgentAuthor,
 } from '../../agents/index.js';
-import { agentServiceOf, dispatchRun } from '../../runtime/index.js';
+import { agentServiceOf, dispatchRun } from '../../compose/index.js';
 import { startedRunSchema } from './api-schemas.js';
 import { ApiError, type ApiRoute, type RouteContext } from './api-route.js';
 import { requireAdmin } from './admin-only.js';

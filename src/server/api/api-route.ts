@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { ForgeError, type ApiScope, type OwnedBy, type Principal } from '../../core/index.js';
-import type { ForgeRuntime } from '../../runtime/index.js';
+import type { ForgeRuntime } from '../../compose/index.js';
 
 /** How a server authenticates: nobody (loopback only), one admin password, or people's accounts. */
 export type AuthMode = 'none' | 'password' | 'accounts';

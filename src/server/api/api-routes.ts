@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { ConfigurationError, NotFoundError, type ConversationRecord, type RunRecord } from '../../core/index.js';
 import { approvalGrantView, approvalView, runView } from '../../runs/index.js';
-import { answerApproval, cancelRun, dispatchResume, dispatchRun, listApprovals, listGrants, revokeGrant } from '../../runtime/index.js';
+import { answerApproval, cancelRun, dispatchResume, dispatchRun, listApprovals, listGrants, revokeGrant } from '../../compose/index.js';
 import { FORGE_VERSION } from '../../version.js';
 import {
   approvalAnswerRequestSchema,

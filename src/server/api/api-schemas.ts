@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { haltReasonSchema, runKindSchema, runStatusSchema } from '../../core/index.js';
-import { approvalGrantViewSchema, approvalViewSchema } from '../../runs/approval-view.js';
+import { approvalGrantViewSchema, approvalViewSchema } from '../../policy/approvals/approval-view.js';
 import { policyRuleSchema } from '../../policy/policy-document.js';
 
 /**

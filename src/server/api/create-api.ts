@@ -3,7 +3,7 @@ import { Hono, type Context } from 'hono';
 import { ZodError, type z } from 'zod';
 import { describeError, ForgeError } from '../../core/index.js';
 import { ownsRecord, type Principal } from '../../core/index.js';
-import type { ApiLimits, ForgeRuntime } from '../../runtime/index.js';
+import type { ApiLimits, ForgeRuntime } from '../../compose/index.js';
 import { ApiError, type ApiRoute, type ApiServerState, type RouteContext } from './api-route.js';
 import { apiRoutes } from './api-routes.js';
 import { operatorAuthenticator, type Authenticator } from './authenticator.js';

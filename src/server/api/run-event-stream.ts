@@ -1,5 +1,5 @@
 import { isLiveEventBus, type ForgeEvent, type LiveEvent } from '../../core/index.js';
-import type { ForgeRuntime } from '../../runtime/index.js';
+import type { ForgeRuntime } from '../../compose/index.js';
 
 /** How often an idle stream sends a comment, so proxies and clients know it is alive. */
 const HEARTBEAT_MS = 15_000;

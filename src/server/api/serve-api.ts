@@ -1,8 +1,8 @@
 import { setMaxListeners } from 'node:events';
 import { getRequestListener } from '@hono/node-server';
-import type { ForgeRuntime } from '../../runtime/index.js';
+import type { ForgeRuntime } from '../../compose/index.js';
 import { ConfigurationError } from '../../core/index.js';
-import { secretKeySource } from '../../store/index.js';
+import { secretKeySource } from '../../adapters/store/index.js';
 import { FORGE_VERSION } from '../../version.js';
 import { listenHttp, type HttpListener } from '../http/index.js';
 import { defaultWebRoot, WebApp } from '../web/index.js';

@@ -1,6 +1,6 @@
 import { NotFoundError, type SkillRecord } from '../../core/index.js';
 import { parseSkillDocument, SkillConflictError } from '../../skills/index.js';
-import { dispatchSkillReplay } from '../../runtime/index.js';
+import { dispatchSkillReplay } from '../../compose/index.js';
 import type { SkillDocument } from '../../skills/index.js';
 import type { ApiRoute, RouteContext } from './api-route.js';
 import { errorView, newRecordOwner, requireOwnedRun } from './owned-records.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { callTool } from '../../runtime/index.js';
+import { callTool } from '../../compose/index.js';
 import type { ApiRoute } from './api-route.js';
 import { errorView, newRecordOwner } from './owned-records.js';
 

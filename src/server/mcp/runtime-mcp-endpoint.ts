@@ -1,4 +1,4 @@
-import { callTool, runSkill, type ForgeRuntime } from '../../runtime/index.js';
+import { callTool, runSkill, type ForgeRuntime } from '../../compose/index.js';
 import type { ExposedToolSource } from './exposed-tool-source.js';
 import { createForgeMcpServer } from './forge-mcp-server.js';
 import { createRegistryToolSource } from './registry-tool-source.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../core/index.js';
-import { openStore } from '../../store/index.js';
+import { openStore } from '../../adapters/store/index.js';
 import { createSkillToolSource } from './skill-tool-source.js';
 
 const skill = (description: string) => ({

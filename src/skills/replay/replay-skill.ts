@@ -1,5 +1,5 @@
 import { callSideEffect, describeError, type ApprovalGate, type ErrorInfo, type Policy, type ToolContext, type UtilityModel } from '../../core/index.js';
-import { finishRun, type RunSummary } from '../../agent/index.js';
+import { finishRun, type RunSummary } from '../../engine/index.js';
 import type { RunEmitter } from '../../events/index.js';
 import type { CostMeter } from '../../llm/index.js';
 import { CallGuards, dispatchToolCall, type CallGuardSettings, type ToolRegistry, type ToolSet } from '../../tools/index.js';

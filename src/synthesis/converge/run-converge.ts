@@ -1,4 +1,4 @@
-import { runLoop, type LoopContext, type LoopOptions, type LoopResult, type LoopRules } from '../../agent/index.js';
+import { runLoop, type LoopContext, type LoopOptions, type LoopResult, type LoopRules } from '../../engine/index.js';
 import type { RunState } from '../../core/index.js';
 import type { ResolvedModel } from '../../llm/index.js';
 import type { ToolRegistry } from '../../tools/index.js';

@@ -1,5 +1,5 @@
 import type { LanguageModelV3FunctionTool } from '@ai-sdk/provider';
-import { streamMeteredModelTurn, type LoopMessage, type ModelToolCall } from '../../agent/index.js';
+import { streamMeteredModelTurn, type LoopMessage, type ModelToolCall } from '../../engine/index.js';
 import type { ModelCallRecord } from '../../core/index.js';
 import type { RunEmitter } from '../../events/index.js';
 import type { CostMeter, ResolvedModel } from '../../llm/index.js';

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { LanguageModelV3Message } from '@ai-sdk/provider';
-import type { LoopMessage } from '../../agent/index.js';
+import type { LoopMessage } from '../../engine/index.js';
 import type { GuardedFetch, ModelCallRecord, TokenUsage } from '../../core/index.js';
 import type { RunEmitter } from '../../events/index.js';
 import { addCosts, type CostMeter, type ResolvedModel } from '../../llm/index.js';

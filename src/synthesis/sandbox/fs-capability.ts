@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createFileJail, defaultFileJailLimits } from '../../tools/security/index.js';
+import { createFileJail, defaultFileJailLimits } from '../../security/index.js';
 import { parseCapabilityArguments } from './capability-arguments.js';
 import type { CapabilityDefinition } from './capability-definition.js';
 import { SandboxSetupError } from './sandbox-setup-error.js';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AnyTool, GuardedFetch, ToolContext } from '../../core/index.js';
 import { rejection } from '../../../test/fixtures/tool-context.js';
-import { createGuardedFetch, parseAllowHosts } from '../security/index.js';
+import { createGuardedFetch, parseAllowHosts } from '../../security/index.js';
 import { defaultBrowserLimits, type BrowserLimits } from './browser-limits.js';
 import { BrowserPool } from './browser-pool.js';
 import { browserToolsOver } from './browser-tools.js';

@@ -3,7 +3,7 @@ import { ForgeError, NetworkBlockedError, type GuardedFetch } from '../../core/i
 import { FIXTURE_TEXT } from '../../../test/fixtures/fixture-web.js';
 import { FIXTURE_TAVILY_API_KEY } from '../../../test/fixtures/search-server.js';
 import { callTool, createToolContext } from '../../../test/fixtures/tool-context.js';
-import { createGuardedFetch } from '../security/index.js';
+import { createGuardedFetch } from '../../security/index.js';
 import { useGuardedWeb } from '../../../test/fixtures/guarded-web.js';
 import { httpRequestTool, type HttpRequestOutput } from './http-request-tool.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { NetworkBlockedError, ToolExecutionError, type GuardedFetch } from '../../core/index.js';
 import { FIXTURE_TEXT } from '../../../test/fixtures/fixture-web.js';
 import { callTool, createToolContext, rejection } from '../../../test/fixtures/tool-context.js';
-import { createGuardedFetch, parseAllowHosts, parseResolveEntries } from '../security/index.js';
+import { createGuardedFetch, parseAllowHosts, parseResolveEntries } from '../../security/index.js';
 import { useGuardedWeb } from '../../../test/fixtures/guarded-web.js';
 import { readUrlTool, type ReadUrlOutput } from './read-url-tool.js';
 

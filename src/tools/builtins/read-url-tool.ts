@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
 import { defineTool, ToolExecutionError } from '../../core/index.js';
-import { maskUrlCredentials } from '../../redaction/index.js';
+import { maskUrlCredentials } from '../../security/redaction/index.js';
 import { classifyContent, describeBinaryBody, mediaTypeOf } from './content-kind.js';
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigurationError, NetworkBlockedError, ToolExecutionError, type GuardedFetch, type UtilityModel } from '../../core/index.js';
 import { FIXTURE_BRAVE_API_KEY, FIXTURE_TAVILY_API_KEY } from '../../../test/fixtures/search-server.js';
 import { callTool, createScriptedUtilityModel, createToolContext, rejection } from '../../../test/fixtures/tool-context.js';
-import { createGuardedFetch } from '../security/index.js';
+import { createGuardedFetch } from '../../security/index.js';
 import { useGuardedWeb } from '../../../test/fixtures/guarded-web.js';
 import { readUrlTool, type ReadUrlOutput } from './read-url-tool.js';
 import type { SearchConfig } from './search-config.js';

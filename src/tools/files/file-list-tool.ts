@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../core/index.js';
-import { plainRelativePath } from '../security/index.js';
+import { plainRelativePath } from '../../security/index.js';
 import type { FileToolSettings } from './file-tool-settings.js';
 import { walkFolder, type WalkedEntry } from './folder-walk.js';
 import { workspaceJail } from './workspace-jail.js';

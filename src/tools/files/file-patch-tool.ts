@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../core/index.js';
-import { plainRelativePath } from '../security/index.js';
+import { plainRelativePath } from '../../security/index.js';
 import { BinaryFileError, FilePatchError } from './file-tool-errors.js';
 import type { FileToolSettings } from './file-tool-settings.js';
 import { workspaceJail } from './workspace-jail.js';

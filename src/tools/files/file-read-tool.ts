@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../core/index.js';
-import { plainRelativePath } from '../security/index.js';
+import { plainRelativePath } from '../../security/index.js';
 import { BinaryFileError, FileLineRangeError } from './file-tool-errors.js';
 import type { FileToolSettings } from './file-tool-settings.js';
 import { textLines } from './text-lines.js';

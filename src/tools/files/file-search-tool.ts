@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../core/index.js';
-import { compileLinearPattern, FileJailError, plainRelativePath, type FileJail } from '../security/index.js';
+import { compileLinearPattern, FileJailError, plainRelativePath, type FileJail } from '../../security/index.js';
 import { FileSearchPatternError } from './file-tool-errors.js';
 import type { FileToolSettings } from './file-tool-settings.js';
 import { walkFolder, type WalkedEntry } from './folder-walk.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AnyTool, ToolContext } from '../../core/index.js';
-import { plantEscapes, snapshotTree, traversalPaths, type PlantedEscapes } from '../security/traversal-contract.js';
+import { plantEscapes, snapshotTree, traversalPaths, type PlantedEscapes } from '../../security/traversal-contract.js';
 import { createFileTools } from './index.js';
 
 let base: string;

@@ -1,4 +1,4 @@
-import { FileJailError, type FileJail, type FileJailEntry } from '../security/index.js';
+import { FileJailError, type FileJail, type FileJailEntry } from '../../security/index.js';
 
 /** One entry met on a walk, by its path relative to the workspace. */
 export interface WalkedEntry {

@@ -1,5 +1,5 @@
 import type { ToolContext } from '../../core/index.js';
-import { createFileJail, type FileJail } from '../security/index.js';
+import { createFileJail, type FileJail } from '../../security/index.js';
 import { ensureWorkspace, workspaceOf } from '../workspace-folder.js';
 import type { FileToolSettings } from './file-tool-settings.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../core/index.js';
-import { plainRelativePath } from '../security/index.js';
+import { plainRelativePath } from '../../security/index.js';
 import type { GitToolSettings } from './git-tool-settings.js';
 import { outputText, workspaceGit } from './workspace-git.js';
 

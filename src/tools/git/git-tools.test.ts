@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AnyTool, ToolContext } from '../../core/index.js';
-import { FileJailError } from '../security/index.js';
-import { plantEscapes, snapshotTree, traversalPaths } from '../security/traversal-contract.js';
+import { FileJailError } from '../../security/index.js';
+import { plantEscapes, snapshotTree, traversalPaths } from '../../security/traversal-contract.js';
 import { createGitTools, GitCommandError, NotAGitRepositoryError, UnsafeGitRepositoryError } from './index.js';
 
 let base: string;

@@ -1,4 +1,4 @@
-import { maskUrlCredentials } from '../../redaction/index.js';
+import { maskUrlCredentials } from '../../security/redaction/index.js';
 
 /**
  * A URL as it may be shown or logged: its user-info (name and password) is masked as `***` and query

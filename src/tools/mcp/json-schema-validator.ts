@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type * as AjvProvider from '@modelcontextprotocol/sdk/validation/ajv';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
-import { compileLinearPattern } from '../security/index.js';
+import { compileLinearPattern } from '../../security/index.js';
 
 /** One way a value fails a schema: where (the path of the field, empty for the value itself) and what. */
 export interface SchemaProblem {

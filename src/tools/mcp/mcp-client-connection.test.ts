@@ -3,7 +3,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { startFloodingMcpServer } from '../../../test/fixtures/mcp/flooding-mcp-server.js';
-import { createGuardedStreamFetch, parseAllowHosts } from '../security/index.js';
+import { createGuardedStreamFetch, parseAllowHosts } from '../../security/index.js';
 import { createClientTransport } from './client-transport.js';
 import { McpClientConnection } from './mcp-client-connection.js';
 

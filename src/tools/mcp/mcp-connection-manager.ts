@@ -1,7 +1,7 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigurationError, NotFoundError, describeError, type McpServerRecord, type McpServerStore, type McpTransportKind } from '../../core/index.js';
-import type { SecretRedactor } from '../../redaction/index.js';
+import type { SecretRedactor } from '../../security/redaction/index.js';
 import type { ToolRegistry } from '../registry.js';
 import type { McpEndpoint, StdioPermission, createClientTransport } from './client-transport.js';
 import type { connectionFailure } from './connection-failure.js';

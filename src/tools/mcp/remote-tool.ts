@@ -1,7 +1,7 @@
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { AnyTool, RiskLevel } from '../../core/index.js';
 import { capToolOutput } from '../result-cap.js';
-import { wrapUntrusted } from '../untrusted-content.js';
+import { wrapUntrusted } from '../../security/untrusted-content.js';
 import { callResultValue } from './call-result-value.js';
 import { inputSchemaFromJsonSchema } from './json-schema-input.js';
 import { mcpToolName } from './mcp-tool-name.js';

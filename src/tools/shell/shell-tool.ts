@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { RunCancelledError, defineTool, type AnyTool } from '../../core/index.js';
-import { refuseBlockedCommand } from './blocked-commands.js';
+import { refuseBlockedCommand } from '../../security/blocked-commands.js';
 import { runCommand } from './run-command.js';
 import { shellEnvironment } from './shell-environment.js';
 import { workingFolder } from './working-folder.js';

@@ -1,0 +1,299 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { NewRun, Store } from '../../../core/index.js';
+import { migrationsFor, SchemaVersionError } from '../migrations/index.js';
+import { openStore } from '../open-store.js';
+import { describeStoreContract } from '../contract/index.js';
+import { applyMigrations } from './apply-migrations.js';
+import { LibsqlStore } from './libsql-store.js';
+import { SqliteConnection } from './sqlite-core.mjs';
+import { sqliteDialect } from './sqlite-dialect.js';
+
+const aRun: NewRun = { id: 'run-1', task: 'task', model: 'openai:gpt-4.1-mini', conversationId: null };
+
+describeStoreContract('libsql file database', async () => {
+  const folder = await mkdtemp(join(tmpdir(), 'forge-store-'));
+  const path = join(folder, 'forge.db');
+  const opened: Store[] = [await openStore({ url: path })];
+  return {
+    store: opened[0] as Store,
+    reopen: async () => {
+      const store = await openStore({ url: path });
+      opened.push(store);
+      return store;
+    },
+    cleanup: async () => {
+      await Promise.all(opened.map((store) => store.close()));
+      await rm(folder, { recursive: true, force: true });
+    },
+  };
+}, { durable: true });
+
+describeStoreContract('libsql file database, SQL on a worker thread', async () => {
+  const folder = await mkdtemp(join(tmpdir(), 'forge-store-'));
+  const path = join(folder, 'forge.db');
+  const opened: Store[] = [await LibsqlStore.open({ path, thread: 'worker' })];
+  return {
+    store: opened[0] as Store,
+    reopen: async () => {
+      const store = await LibsqlStore.open({ path, thread: 'worker' });
+      opened.push(store);
+      return store;
+    },
+    cleanup: async () => {
+      await Promise.all(opened.map((store) => store.close()));
+      await rm(folder, { recursive: true, force: true });
+    },
+  };
+}, { durable: true });
+
+describeStoreContract(
+  'libsql :memory: database',
+  async () => {
+    const store = await openStore({ url: ':memory:' });
+    return { store, cleanup: () => store.close() };
+  },
+  { durable: false },
+);
+
+describe('LibsqlStore on a file', () => {
+  let folder: string;
+  const connections: SqliteConnection[] = [];
+  const stores: Store[] = [];
+
+  beforeEach(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'forge-store-'));
+  });
+
+  afterEach(async () => {
+    for (const connection of connections.splice(0)) connection.close();
+    await Promise.all(stores.splice(0).map((store) => store.close()));
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  async function open(url: string): Promise<Store> {
+    const store = await openStore({ url });
+    stores.push(store);
+    return store;
+  }
+
+  function rawConnection(path: string): SqliteConnection {
+    const connection = SqliteConnection.open(path, { busyTimeoutMs: 0 });
+    connections.push(connection);
+    return connection;
+  }
+
+  async function appliedMigrations(path: string): Promise<{ version: unknown; name: unknown; applied_at: unknown }[]> {
+    const result = rawConnection(path).execute('SELECT version, name, applied_at FROM schema_migrations ORDER BY version');
+    return result.rows.map((row) => ({ version: row['version'], name: row['name'], applied_at: row['applied_at'] }));
+  }
+
+  it('applies each migration once, however often the file is opened', async () => {
+    const path = join(folder, 'forge.db');
+    const first = await open(path);
+    await first.runs.create(aRun);
+    const afterFirstOpen = await appliedMigrations(path);
+    await first.close();
+
+    const second = await open(path);
+
+    expect(afterFirstOpen.map((row) => row.version)).toEqual(migrationsFor(sqliteDialect).map((migration) => migration.version));
+    expect(afterFirstOpen.map((row) => row.name)).toEqual(migrationsFor(sqliteDialect).map((migration) => migration.name));
+    expect(await appliedMigrations(path)).toEqual(afterFirstOpen);
+    expect((await second.runs.list()).map((run) => run.id)).toEqual(['run-1']);
+  });
+
+  it('refuses a database stamped by a newer Forge and leaves it untouched', async () => {
+    const path = join(folder, 'forge.db');
+    const store = await open(path);
+    await store.runs.create(aRun);
+    await store.close();
+    rawConnection(path).execute("INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, 'from-the-future', '2099-01-01T00:00:00.000Z')");
+    const stamped = await appliedMigrations(path);
+
+    const error = await openStore({ url: path }).then(
+      (unexpected) => {
+        stores.push(unexpected);
+        throw new Error('A database from a newer Forge was opened.');
+      },
+      (refusal: unknown) => refusal,
+    );
+
+    expect(error).toBeInstanceOf(SchemaVersionError);
+    const latestKnownVersion = Math.max(...migrationsFor(sqliteDialect).map((migration) => migration.version));
+    expect(error).toMatchObject({ unknownVersions: [999], latestKnownVersion });
+    expect((error as Error).message).toMatch(new RegExp(`schema version 999.*only knows versions up to ${latestKnownVersion}.*newer Forge`));
+    expect(await appliedMigrations(path)).toEqual(stamped);
+    const runs = rawConnection(path).execute('SELECT id FROM runs');
+    expect(runs.rows.map((row) => row['id'])).toEqual(['run-1']);
+  });
+
+  it('applies pending migrations all or nothing', async () => {
+    const path = join(folder, 'forge.db');
+    const connection = rawConnection(path);
+    const migrations = [
+      { version: 1, name: 'good', up: ['CREATE TABLE first_table (id INTEGER)'] },
+      { version: 2, name: 'broken', up: ['CREATE TABLE second_table (id INTEGER)', 'INSERT INTO table_that_does_not_exist VALUES (1)'] },
+    ];
+
+    await expect(applyMigrations(connection, migrations)).rejects.toThrow(/table_that_does_not_exist/);
+
+    const tables = connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'");
+    expect(tables.rows).toEqual([]);
+  });
+
+  it('upgrades a toolbox mirrored by an older Forge: each tool keeps the use count its entry held, counted by the store from then on', async () => {
+    const path = join(folder, 'forge.db');
+    const older = rawConnection(path);
+    await applyMigrations(older, migrationsFor(sqliteDialect).filter((migration) => migration.version <= 8));
+    const entry = { name: 'count_links', status: 'promoted', uses: 5, source: 'export default async function run() {}' };
+    older.execute({ sql: 'INSERT INTO toolbox_entries (name, status, entry, updated_at) VALUES (?, ?, ?, ?)', args: ['count_links', 'promoted', JSON.stringify(entry), '2026-01-01T00:00:00.000Z'] });
+    older.execute({ sql: 'INSERT INTO toolbox_entries (name, status, entry, updated_at) VALUES (?, ?, ?, ?)', args: ['no_count', 'failed', '{"name":"no_count"}', '2026-01-01T00:00:00.000Z'] });
+
+    const store = await open(path);
+    await store.toolbox.addUse('count_links');
+
+    expect((await store.toolbox.list()).map((record) => [record.name, record.uses])).toEqual([['count_links', 6], ['no_count', 0]]);
+  });
+
+  it('upgrades the steps an older Forge stored into tool-call analytics, bytes counted as UTF-8', async () => {
+    const path = join(folder, 'forge.db');
+    const older = rawConnection(path);
+    await applyMigrations(older, migrationsFor(sqliteDialect).filter((migration) => migration.version <= 14));
+    older.execute({ sql: "INSERT INTO runs (id, task, model, status, llm_calls, input_tokens, output_tokens, created_at, updated_at) VALUES ('run-old', 't', 'm', 'completed', 0, 0, 0, ?, ?)", args: ['2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z'] });
+    const step = 'INSERT INTO steps (run_id, position, call_id, tool, input, output, error, duration_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)';
+    older.execute({ sql: step, args: ['run-old', 0, 'c0', 'read_url', '{"url":"https://café.example"}', 'é'.repeat(10), null, 30, '2026-01-01T00:00:01.000Z'] });
+    older.execute({ sql: step, args: ['run-old', 1, 'c1', 'read_url', '{}', null, 'HTTP 503', 10, '2026-01-01T00:00:02.000Z'] });
+
+    const store = await open(path);
+
+    expect((await store.stats.summarize()).toolUsage).toEqual([{ tool: 'read_url', calls: 2, failures: 1, cacheHits: 0, p50Ms: 10, p95Ms: 30, bytesIn: 31 + 2, bytesOut: 20 + 8 }]);
+  });
+
+  it('counts every use two stores on one file make at once, as two processes would', async () => {
+    const path = join(folder, 'forge.db');
+    const first = await open(path);
+    const second = await open(path);
+    await first.toolbox.put({ name: 'count_links', status: 'promoted', entry: { name: 'count_links' }, updatedAt: '2026-01-01T00:00:00.000Z', uses: 0 });
+
+    await Promise.all(Array.from({ length: 200 }, (_, index) => (index % 2 === 0 ? first : second).toolbox.addUse('count_links')));
+
+    expect((await second.toolbox.get('count_links'))?.uses).toBe(200);
+    expect((await first.toolbox.get('count_links'))?.uses).toBe(200);
+  });
+
+  it('puts the file in write-ahead-log mode, on a connection that syncs at checkpoints (NORMAL) and enforces foreign keys', async () => {
+    const path = join(folder, 'forge.db');
+    await open(path);
+    const connection = rawConnection(path);
+
+    expect(connection.execute('PRAGMA journal_mode').rows[0]?.['journal_mode']).toBe('wal');
+    expect(connection.execute('PRAGMA synchronous').rows[0]?.['synchronous']).toBe(1);
+    expect(connection.execute('PRAGMA foreign_keys').rows[0]?.['foreign_keys']).toBe(1);
+    expect(connection.execute('PRAGMA busy_timeout').rows[0]?.['timeout']).toBe(0);
+  });
+
+  it('waits for another process\'s write lock instead of failing at once, with the event loop free meanwhile', async () => {
+    const path = join(folder, 'forge.db');
+    const store = await open(path);
+    const holdMs = 600;
+    const holder = await holdWriteLock(path, holdMs);
+
+    // A blocked event loop (SQLite's own busy wait) would let no timer fire until the lock is gone.
+    let ticks = 0;
+    const ticker = setInterval(() => (ticks += 1), 20);
+    const started = performance.now();
+    await store.runs.create(aRun);
+    const waited = performance.now() - started;
+    clearInterval(ticker);
+
+    await holder.exited;
+    expect(waited).toBeGreaterThan(holdMs / 3);
+    expect(ticks).toBeGreaterThan(3);
+    expect((await store.runs.list()).map((run) => run.id)).toEqual(['run-1']);
+  });
+
+  it('fails a write loudly, and keeps nothing of it, when another process holds the lock past the timeout', async () => {
+    const path = join(folder, 'forge.db');
+    await (await open(path)).close();
+    const store = await LibsqlStore.open({ path, busyTimeoutMs: 300 });
+    stores.push(store);
+    const holder = await holdWriteLock(path, 1_500);
+
+    await expect(store.runs.create(aRun)).rejects.toThrow(/another process held the database's write lock for more than 300 ms/);
+
+    await holder.exited;
+    expect(await store.runs.list()).toEqual([]);
+    await store.runs.create(aRun);
+    expect((await store.runs.list()).map((run) => run.id)).toEqual(['run-1']);
+  });
+
+  it('creates missing folders for a plain path and for a file: URL', async () => {
+    const plainPath = join(folder, 'a', 'b', 'forge.db');
+    const urlPath = join(folder, 'c d', 'e#f', 'forge.db');
+
+    await open(plainPath);
+    await open(pathToFileURL(urlPath).href);
+
+    expect(existsSync(plainPath)).toBe(true);
+    expect(existsSync(urlPath)).toBe(true);
+  });
+
+  it('resolves a relative path against the current folder', async () => {
+    const previous = process.cwd();
+    process.chdir(folder);
+    try {
+      await open('data/forge.db');
+      await open('file:other/forge.db');
+    } finally {
+      process.chdir(previous);
+    }
+
+    expect(existsSync(join(folder, 'data', 'forge.db'))).toBe(true);
+    expect(existsSync(join(folder, 'other', 'forge.db'))).toBe(true);
+  });
+});
+
+describe('LibsqlStore in memory', () => {
+  it('gives every store its own database', async () => {
+    const first = await LibsqlStore.open({ path: ':memory:' });
+    const second = await LibsqlStore.open({ path: ':memory:' });
+    try {
+      await first.runs.create(aRun);
+
+      expect(await first.runs.list()).toHaveLength(1);
+      expect(await second.runs.list()).toEqual([]);
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+});
+
+/** Starts a separate process that takes the database's write lock, and resolves once it holds it. */
+async function holdWriteLock(path: string, holdMs: number): Promise<{ exited: Promise<void> }> {
+  const script = `
+    import Database from 'libsql';
+    const db = new Database(${JSON.stringify(path)});
+    db.exec('BEGIN IMMEDIATE');
+    db.exec("INSERT INTO conversations (id, title, created_at) VALUES ('held', NULL, '2026-01-01T00:00:00.000Z')");
+    process.stdout.write('locked\\n');
+    setTimeout(() => { db.exec('COMMIT'); db.close(); }, ${holdMs});
+  `;
+  const child = spawn(process.execPath, ['--input-type=module', '--eval', script], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise<void>((resolve, reject) => {
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`The lock holder exited with code ${code}.`))));
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('locked')) resolve();
+    });
+    exited.then(() => reject(new Error('The lock holder exited before taking the lock.')), reject);
+  });
+  return { exited };
+}
