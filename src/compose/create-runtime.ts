@@ -125,6 +125,11 @@ export interface RuntimeParts {
    * one pre-call seam (see `ModelCallCheck`; account quotas and budgets plug in here). Default: none.
    */
   readonly modelCallChecks?: readonly ModelCallCheck[];
+  /**
+   * This runtime serves other people (`forge serve`, `forge worker`), not one person at a terminal:
+   * where no isolation boundary works, the shell tool is refused unless FORGE_SHELL_ISOLATION=off.
+   */
+  readonly server?: boolean;
 }
 
 /**
@@ -142,7 +147,7 @@ export async function createRuntime(parts: RuntimeParts = {}): Promise<ForgeRunt
   const fetch = createGuardedFetch(destinations);
   const registry = new ToolRegistry();
   for (const tool of createBuiltinTools(searchConfigFromEnv(config.env))) registry.register(tool);
-  const optionalTools = createOptionalTools(config.enabledToolGroups, { workspace: config.workspace, fetch, env: config.env });
+  const optionalTools = createOptionalTools(config.enabledToolGroups, { workspace: config.workspace, fetch, env: config.env, server: parts.server === true });
   for (const tool of optionalTools) registry.register(tool);
   const redactor = parts.redactor ?? new SecretRedactor();
   for (const secret of secretsFromEnvironment(config.env)) redactor.add(secret);
