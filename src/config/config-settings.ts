@@ -74,6 +74,7 @@ export const CONFIG_SETTINGS = {
   git_author_email: { variable: 'FORGE_GIT_AUTHOR_EMAIL', kind: 'text', default: 'forge@localhost', description: 'the author email of commits the git_commit tool makes' },
   chromium_path: { variable: 'FORGE_CHROMIUM_PATH', kind: 'text', default: '/usr/bin/chromium or another usual install', description: 'the Chromium or Chrome the browser tools run' },
   enable_tools: { variable: 'FORGE_ENABLE_TOOLS', kind: 'list', default: 'none', description: 'optional tool groups in the catalog: files, git, shell, browser' },
+  shell_isolation: { variable: 'FORGE_SHELL_ISOLATION', kind: 'text', default: 'auto', description: 'shell commands in an isolation boundary (bwrap, else unshare): auto (a server without one refuses the shell), required, or off' },
   tool_cache_ttl: { variable: 'FORGE_TOOL_CACHE_TTL', kind: 'whole', default: '300', description: 'seconds a read-only tool call\'s result is served again to an identical call in the same run (0: no cache)' },
   tool_timeout: { variable: 'FORGE_TOOL_TIMEOUT', kind: 'count', default: '120', description: 'seconds a tool call may run before it is stopped' },
   tool_timeouts: { variable: 'FORGE_TOOL_TIMEOUTS', kind: 'list', default: 'none', description: 'timeouts of particular tools as name=seconds, e.g. read_url=30,request_tool=600' },

@@ -99,6 +99,8 @@ export const forgeEnvironmentSchema = z.object({
   FORGE_WORKSPACE: z.string().optional(),
   /** The optional tool groups in the catalog: files, git, shell, browser (commas between); default none. */
   FORGE_ENABLE_TOOLS: z.string().optional(),
+  /** How shell commands are isolated: auto (a boundary when the host has one; none on a server means no shell), required, or off. */
+  FORGE_SHELL_ISOLATION: z.enum(['auto', 'required', 'off', ''], { message: 'FORGE_SHELL_ISOLATION must be auto, required or off' }).optional(),
   /** Seconds a read-only tool call's result is served again to an identical call in the same run; 0 turns the cache off; default 300. */
   FORGE_TOOL_CACHE_TTL: wholeNumber('FORGE_TOOL_CACHE_TTL'),
   /** Seconds a tool call may run before it is stopped; default 120. */

@@ -27,23 +27,34 @@ export class ShellCommandBlockedError extends ForgeError {
   }
 }
 
+const shellProgram = '(?:ba|da|z|k|c|tc|fi|a)?sh';
+const interpreter = String.raw`python[\d.]*|perl|ruby|node|php`;
 // Where a command word can stand: the start, after a separator or an opening bracket, after `$(` or a
-// backtick, behind wrappers (`sudo`, `env`, `timeout 5`, …) and variable assignments, with a path prefix.
-const commandStart = String.raw`(?:^|[;&|(){}\x60!]|\$\()\s*(?:(?:\w+=\S*|sudo|doas|exec|nohup|command|builtin|env|nice|ionice|time|timeout|then|do|else|xargs|busybox)(?:\s+(?:-\S*|\d\S*))*\s+)*(?:\S*/)?`;
+// backtick, behind wrappers (`sudo`, `env`, `timeout 5`, `eval`, `sh -c`, …) and variable assignments,
+// with a path prefix.
+const commandStart = String.raw`(?:^|[;&|(){}\x60!]|\$\()\s*(?:(?:\w+=\S*|(?:\S*/)?(?:sudo|doas|exec|eval|nohup|command|builtin|env|nice|ionice|time|timeout|then|do|else|xargs|busybox|${shellProgram}))(?:\s+(?:-\S*|\d\S*))*\s+)*(?:\S*/)?`;
 // The rest of one simple command: up to the next separator.
 const sameCommand = '[^;&|]*';
 // Where a word ends.
 const wordEnd = String.raw`(?:\s|$|[;&|)])`;
-// The root folder and the top-level system folders, alone or with every entry (`/*`, `/.*`).
-const systemFolder = String.raw`/(?:(?:bin|boot|dev|etc|home|lib|lib32|lib64|opt|proc|root|run|sbin|srv|sys|usr|var)/?)?(?:\.?\*)?${wordEnd}`;
+// The root folder or a top-level system folder, alone or with every entry (`/*`, `/.*`), not yet ended.
+const systemFolderPath = String.raw`/(?:(?:bin|boot|dev|etc|home|lib|lib32|lib64|opt|proc|root|run|sbin|srv|sys|usr|var)/?)?(?:\.?\*)?`;
+// The same as a whole word of a command.
+const systemFolder = `${systemFolderPath}${wordEnd}`;
 const blockDevice = '/dev/(?:sd|hd|vd|xvd|nvme|mmcblk|md|dm-|loop|sr|mapper/|disk/|mem|kmem|port)';
-const shellProgram = '(?:ba|da|z|k|c|tc|fi|a)?sh';
-const interpreter = String.raw`python[\d.]*|perl|ruby|node|php`;
+// Programs that turn encoded text back into text (a script no pattern can read until it runs).
+const decoder = String.raw`(?:base64|base32|basenc|xxd|uudecode|openssl)`;
+// A shell or interpreter reading its script from its input (`sh`, `bash -s`, `python3 -`), at the end of a command.
+const scriptReader = String.raw`(?:sudo\s+(?:-\S+\s+)*)?(?:\S*/)?(?:${shellProgram}|${interpreter})(?:\s+-\S*)*\s*(?:$|[;&|)])`;
 
 const patternSources: ReadonlyArray<BlockedCommandPattern & { readonly source: string }> = [
   { id: 'rm-root', description: 'deleting / or a top-level system folder', source: String.raw`${commandStart}rm\s(?:${sameCommand}\s)?${systemFolder}` },
   { id: 'rm-no-preserve-root', description: 'rm with --no-preserve-root', source: String.raw`${commandStart}rm\s${sameCommand}--no-preserve-root` },
-  { id: 'find-root-delete', description: 'find / … -delete', source: String.raw`${commandStart}find\s+/${wordEnd}${sameCommand}-delete` },
+  {
+    id: 'find-root-delete',
+    description: 'find / (or a top-level system folder) … -delete or -exec rm',
+    source: String.raw`${commandStart}find\s(?:${sameCommand}\s)?${systemFolder}${sameCommand}(?:-delete|-exec\s+(?:\S*/)?(?:rm|shred|unlink)${wordEnd})`,
+  },
   {
     id: 'make-file-system',
     description: 'formatting or wiping a disk (mkfs, mke2fs, mkswap, wipefs)',
@@ -78,6 +89,16 @@ const patternSources: ReadonlyArray<BlockedCommandPattern & { readonly source: s
     source: String.raw`(?:\b(?:${shellProgram}|${interpreter})\s+(?:-\S+\s+)*(?:-[ce]\s*(?:\$\(|\x60)|<\()|(?:\bsource|(?:^|[\s;&|])\.)\s+<\()\s*(?:\S*/)?(?:curl|wget)\b`,
   },
   {
+    id: 'decoded-text-to-shell',
+    description: 'decoded text (base64 and kin) run by a shell or an interpreter',
+    source: String.raw`\b${decoder}\s[^;&]*\|\s*${scriptReader}|\b(?:${shellProgram}|${interpreter})\s+(?:-\S+\s+)*(?:-[ce]\s*(?:\$\(|\x60)|<\()[^;&]*\b${decoder}\b`,
+  },
+  {
+    id: 'script-deletes-root',
+    description: 'a script deleting / or a top-level system folder (rmtree, rmSync, rm_rf, …)',
+    source: String.raw`\b(?:rmtree|rm_rf|rm_r|rmSync|rmdirSync|removeSync|remove_dir_all)\s*\(\s*${systemFolderPath}\s*[,)]`,
+  },
+  {
     id: 'kill-everything',
     description: 'kill aimed at every process (kill -9 -1, killall5)',
     source: String.raw`${commandStart}(?:kill\s(?:${sameCommand}\s)?-1\s*(?:$|[;&|)])|killall5${wordEnd})`,
@@ -94,8 +115,9 @@ export const BLOCKED_COMMAND_PATTERNS: readonly BlockedCommandPattern[] = blocke
 
 /**
  * The first blocked pattern the command matches, or `undefined`. Matched on the command as the shell
- * would mostly read it: quotes and backslashes dropped (`r'm' -rf "/"` is `rm -rf /`), `$IFS` read as a
- * space, line continuations joined, other line breaks read as `;`. Linear in the command's length.
+ * would mostly read it: ANSI-C quotes decoded (`$'\x72m'` is `rm`), quotes and backslashes dropped
+ * (`r'm' -rf "/"` is `rm -rf /`), `$IFS` read as a space, line continuations joined, other line breaks
+ * read as `;`. Linear in the command's length.
  */
 export function blockedPatternOf(command: string): BlockedCommandPattern | undefined {
   const normalized = normalizedCommand(command);
@@ -110,7 +132,7 @@ export function refuseBlockedCommand(command: string): void {
 }
 
 function normalizedCommand(command: string): string {
-  const joined = command.replaceAll('\\\r\n', '').replaceAll('\\\n', '').replaceAll('${IFS}', ' ').replaceAll('$IFS', ' ');
+  const joined = decodedAnsiCQuotes(command).replaceAll('\\\r\n', '').replaceAll('\\\n', '').replaceAll('${IFS}', ' ').replaceAll('$IFS', ' ');
   let out = '';
   let inSpace = false;
   for (const character of joined) {
@@ -127,6 +149,50 @@ function normalizedCommand(command: string): string {
     }
     out += character;
     inSpace = false;
+  }
+  return out;
+}
+
+const simpleEscapes: Readonly<Record<string, string>> = { a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
+
+/**
+ * The command with every ANSI-C quoted string (`$'…'`) replaced by the text the shell makes of it:
+ * `\xHH`, `\uHHHH`, `\UHHHHHHHH`, octal `\NNN`, `\cX` and the one-letter escapes decoded. Linear.
+ */
+function decodedAnsiCQuotes(command: string): string {
+  let out = '';
+  let index = 0;
+  while (index < command.length) {
+    const start = command.indexOf("$'", index);
+    if (start === -1) return out + command.slice(index);
+    out += command.slice(index, start);
+    index = start + 2;
+    while (index < command.length && command[index] !== "'") {
+      if (command[index] !== '\\' || index + 1 >= command.length) {
+        out += command[index];
+        index += 1;
+        continue;
+      }
+      const escape = command[index + 1]!;
+      index += 2;
+      const digits = (pattern: RegExp, most: number): string => {
+        let taken = '';
+        while (taken.length < most && index < command.length && pattern.test(command[index]!)) taken += command[index++];
+        return taken;
+      };
+      if (escape === 'x' || escape === 'u' || escape === 'U') {
+        const hex = digits(/[0-9a-fA-F]/, escape === 'x' ? 2 : escape === 'u' ? 4 : 8);
+        out += hex === '' ? `\\${escape}` : String.fromCodePoint(Math.min(Number.parseInt(hex, 16), 0x10ffff));
+      } else if (escape >= '0' && escape <= '7') {
+        index -= 1;
+        out += String.fromCharCode(Number.parseInt(digits(/[0-7]/, 3), 8) & 0xff);
+      } else if (escape === 'c' && index < command.length) {
+        out += String.fromCharCode(command.charCodeAt(index++) & 0x1f);
+      } else {
+        out += simpleEscapes[escape] ?? `\\${escape}`;
+      }
+    }
+    index += 1;
   }
   return out;
 }

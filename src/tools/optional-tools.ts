@@ -12,6 +12,8 @@ export interface OptionalToolOptions {
   /** The SSRF-guarded fetch, for tools that reach the network (the browser routes every request through it). */
   readonly fetch: GuardedFetch;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** This process serves other people (`forge serve`, `forge worker`), not one person at a terminal; default false. */
+  readonly server?: boolean;
 }
 
 const factories: Record<OptionalToolGroup, (options: OptionalToolOptions) => AnyTool[]> = {

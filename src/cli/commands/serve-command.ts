@@ -91,7 +91,7 @@ Examples:
           await server.close();
           return EXIT.ok;
         },
-        { mcp: { stdio: 'refuse' } },
+        { mcp: { stdio: 'refuse' }, server: true },
       );
     });
 }

@@ -63,6 +63,6 @@ Examples:
         const { done, failed } = worker.tally();
         printOut(`Forge worker stopped: ${done} jobs done, ${failed} failed\n`);
         return EXIT.ok;
-      });
+      }, { server: true });
     });
 }

@@ -7,7 +7,8 @@ import { captureCapped, type CappedCapture } from './capped-capture.js';
 import { killCommandProcesses, startTimeOf, type CommandIdentity } from './process-tree.js';
 
 export interface CommandRequest {
-  readonly command: string;
+  /** The program and its arguments: `/bin/sh -c <command>`, or the same inside an isolation boundary. */
+  readonly argv: readonly [string, ...string[]];
   /** The absolute folder the shell starts in. */
   readonly cwd: string;
   /** The whole environment the shell gets. */
@@ -39,7 +40,7 @@ export interface CommandOutcome {
 const pipeCloseGraceMs = 500;
 
 /**
- * Runs `/bin/sh -c command` with stdin on /dev/null, in its own session and process group (so a kill
+ * Runs `argv` (a shell command) with stdin on /dev/null, in its own session and process group (so a kill
  * reaches all of it, and it has no terminal to read from). When the shell ends, whatever it left running
  * (a background job, a daemon) is killed too: nothing a call starts outlives it. At the timeout, or when
  * the request's signal aborts, every process of the command is stopped and killed at once.
@@ -49,7 +50,8 @@ export async function runCommand(request: CommandRequest): Promise<CommandOutcom
   const marker = await openMarker();
   let child;
   try {
-    child = spawn('/bin/sh', ['-c', request.command], {
+    const [file, ...args] = request.argv;
+    child = spawn(file, args, {
       cwd: request.cwd,
       env: request.env,
       stdio: ['ignore', 'pipe', 'pipe', marker.handle.fd],

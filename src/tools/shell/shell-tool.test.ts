@@ -17,7 +17,7 @@ let tool: AnyTool;
 beforeEach(async () => {
   base = await mkdtemp(join(tmpdir(), 'forge-shell-test-'));
   workspace = join(base, 'workspace');
-  [tool] = createShellTools({ workspace }) as [AnyTool];
+  [tool] = createShellTools({ workspace, env: {} }) as [AnyTool];
 });
 
 afterEach(async () => {

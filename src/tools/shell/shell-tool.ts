@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { RunCancelledError, defineTool, type AnyTool } from '../../core/index.js';
 import { refuseBlockedCommand } from '../../security/blocked-commands.js';
+import { detectIsolationBoundary, type IsolationDetector } from './isolation-boundary.js';
+import { isolationFor, type ShellIsolationSetting } from './shell-isolation.js';
 import { runCommand } from './run-command.js';
 import { shellEnvironment } from './shell-environment.js';
 import { workingFolder } from './working-folder.js';
@@ -28,8 +30,26 @@ export interface ShellOutput {
   readonly duration_ms: number;
 }
 
-/** `shell({command, timeout_seconds?, cwd?})`: one `/bin/sh -c` command in the workspace. */
-export function createShellTool(installationWorkspace: string): AnyTool {
+/** How the shell tool isolates its commands (see `ShellIsolationSetting`). */
+export interface ShellToolOptions {
+  /** The installation's workspace; a run's own overrides it. */
+  readonly workspace: string;
+  /** Default `auto`. */
+  readonly isolation?: ShellIsolationSetting;
+  /** This process serves other people (`forge serve`, `forge worker`): under `auto`, no boundary means no shell. */
+  readonly server?: boolean;
+  /** Finds the host's boundary; default bwrap, else unshare, probed once. */
+  readonly detect?: IsolationDetector;
+}
+
+/**
+ * `shell({command, timeout_seconds?, cwd?})`: one `/bin/sh -c` command in the workspace, inside an
+ * isolation boundary when the host offers one (no network, the file system read-only but for the
+ * workspace and a private /tmp); see `ShellToolOptions`.
+ */
+export function createShellTool(options: ShellToolOptions): AnyTool {
+  const installationWorkspace = options.workspace;
+  const detect = options.detect ?? detectIsolationBoundary;
   return defineTool({
     name: 'shell',
     description:
@@ -59,10 +79,12 @@ export function createShellTool(installationWorkspace: string): AnyTool {
     async execute(input, context): Promise<ShellOutput> {
       refuseBlockedCommand(input.command);
       if (context.signal.aborted) throw new RunCancelledError('the run was cancelled before the shell command started');
+      const boundary = await isolationFor(options.isolation ?? 'auto', options.server === true, detect);
       const workspace = await ensureWorkspace(workspaceOf(context, installationWorkspace));
+      const cwd = await workingFolder(workspace, input.cwd);
       const outcome = await runCommand({
-        command: input.command,
-        cwd: await workingFolder(workspace, input.cwd),
+        argv: boundary === undefined ? ['/bin/sh', '-c', input.command] : await boundary.argv({ command: input.command, workspace, cwd }),
+        cwd,
         env: shellEnvironment(workspace),
         timeoutMs: (input.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
         outputLimitBytes: OUTPUT_LIMIT_BYTES,
