@@ -20,7 +20,7 @@ function describeIssue(issue: AgentDefinitionIssue): string {
 export class AgentDefinitionError extends ForgeError {
   readonly issues: readonly AgentDefinitionIssue[];
 
-  constructor(issues: readonly AgentDefinitionIssue[], hint = 'Fix the named fields and try again; the README (Agent definitions) shows the format with an example.') {
+  constructor(issues: readonly AgentDefinitionIssue[], hint = 'Fix the named fields and try again; docs/agent-definitions.md shows the format with an example.') {
     super({ name: 'AgentDefinitionError', message: `The agent definition is not valid: ${issues.map(describeIssue).join('; ')}`, hint });
     this.issues = issues;
   }

@@ -10,7 +10,7 @@ export const MAX_AGENT_FILE_BYTES = 256 * 1024;
 /** The most aliases (`*name`) one file may expand; more is how a billion-laughs file starts. */
 export const MAX_YAML_ALIASES = 100;
 
-const HEADER = '# A Forge agent definition. Import it with `forge agent import <file>`; the README (Agent definitions) describes every field.\n';
+const HEADER = '# A Forge agent definition. Import it with `forge agent import <file>`; docs/agent-definitions.md describes every field.\n';
 
 const NESTS_TOO_DEEPLY = 'nests too deeply';
 

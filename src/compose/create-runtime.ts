@@ -4,7 +4,7 @@ import { dispatchSkillReplay } from '../runs/run-dispatch.js';
 import { hostname } from 'node:os';
 import { refuseApprovals } from '../engine/index.js';
 import { PolicyEngine, PolicyService } from '../policy/index.js';
-import type { ApprovalGate, Credentials, EventBus, EventFanOut, GuardedFetch, JobQueue, Policy, Store } from '../core/index.js';
+import type { ApprovalGate, Credentials, EventBus, EventFanOut, GuardedFetch, JobQueue, ModelCallCheck, Policy, Store } from '../core/index.js';
 import { InProcessEventBus } from '../events/index.js';
 import { EnvironmentCredentials } from '../llm/index.js';
 import { InProcessJobQueue } from '../adapters/queue/index.js';
@@ -121,6 +121,11 @@ export interface RuntimeParts {
   readonly redactor?: SecretRedactor;
   readonly mcp?: RuntimeMcpOptions;
   /**
+   * Checks every model call of every run passes before it is made, after the run's own limits: the
+   * one pre-call seam (see `ModelCallCheck`; account quotas and budgets plug in here). Default: none.
+   */
+  readonly modelCallChecks?: readonly ModelCallCheck[];
+  /**
    * This runtime serves other people (`forge serve`, `forge worker`), not one person at a terminal:
    * where no isolation boundary works, the shell tool is refused unless FORGE_SHELL_ISOLATION=off.
    */
@@ -177,7 +182,14 @@ export async function createRuntime(parts: RuntimeParts = {}): Promise<ForgeRunt
     const toolbox = await Toolbox.open(toolboxFolder(config.home), store.toolbox);
     const notices = [...(toolbox.migration === null ? [] : [describeManifestMigration(toolbox.migration)]), ...(await toolbox.unreadable()).map(describeUnreadableEntry)];
     const bus = parts.bus ?? new InProcessEventBus({ redactor });
-    const runs = new RunService({ store, bus, home: config.home, owner: { pid: process.pid, host: hostname() }, ...(fanOut === undefined ? {} : { fanOut }) });
+    const runs = new RunService({
+      store,
+      bus,
+      home: config.home,
+      owner: { pid: process.pid, host: hostname() },
+      ...(fanOut === undefined ? {} : { fanOut }),
+      ...(parts.modelCallChecks === undefined ? {} : { modelCallChecks: parts.modelCallChecks }),
+    });
     // A run a dead process left running is ended now, loudly, never left running for ever.
     await runs.endInterruptedRuns();
     await mcp.start({ waitMs: parts.mcp?.startupWaitMs ?? 3_000 });

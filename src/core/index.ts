@@ -1,6 +1,7 @@
 export * from './errors.js';
 export * from './system-errors.js';
 export * from './events.js';
+export * from './model-call-check.js';
 export type { EventFanOut } from './event-fan-out.js';
 export * from './credentials.js';
 export type * from './job-queue.js';

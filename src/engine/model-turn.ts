@@ -191,6 +191,8 @@ export async function streamMeteredModelTurn(
   options: Parameters<typeof streamModelTurn>[0] & { emitter: RunEmitter; meter: CostMeter; purpose: string; iteration: number; inputHasher?: ModelInputHasher; liveText?: true },
 ): Promise<MeteredModelTurn> {
   const { emitter, model, iteration } = options;
+  // The run's pre-call checks (its limits, an account's quota) may refuse the call before anything is sent.
+  await options.meter.admit({ model: model.slug, purpose: options.purpose });
   emitter.emit({ type: 'model-call-start', model: model.slug, iteration });
   const started = performance.now();
   const inputHash = (options.inputHasher ?? new ModelInputHasher()).hash({ system: options.system, tools: options.tools.map((tool) => tool.name), messages: options.messages });

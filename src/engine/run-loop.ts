@@ -1,6 +1,7 @@
 import type { LanguageModelV3ToolResultPart } from '@ai-sdk/provider';
 import {
   RUN_STATE_VERSION,
+  ModelCallRefusedError,
   RunCancelledError,
   callSideEffect,
   describeError,
@@ -362,7 +363,11 @@ export async function runLoop(options: LoopOptions, makeRules: (context: LoopCon
     await settleSaves();
   } catch (caught) {
     error = describeError(caught);
-    haltReason = caught instanceof UnfinishedSideEffectError ? 'interrupted' : caught instanceof RunCancelledError || signal.aborted ? 'cancelled' : 'error';
+    haltReason =
+      caught instanceof UnfinishedSideEffectError ? 'interrupted'
+      : caught instanceof ModelCallRefusedError ? caught.haltReason
+      : caught instanceof RunCancelledError || signal.aborted ? 'cancelled'
+      : 'error';
   }
 
   const warnings = [...rules.warnings()];

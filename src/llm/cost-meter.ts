@@ -1,4 +1,4 @@
-import type { ModelCallRecord, TokenUsage } from '../core/index.js';
+import type { ModelCallCheck, ModelCallRecord, TokenUsage } from '../core/index.js';
 import { addCosts, costOf } from './pricing.js';
 
 export interface MeteredCall {
@@ -17,10 +17,19 @@ export interface CostTotals {
   readonly costUsd: number | null;
 }
 
+/** Who a meter's calls are for, and the checks each call passes before it is made. */
+export interface MeterAdmission {
+  /** The account whose run makes the calls; null for the CLI's runs. */
+  readonly userId: string | null;
+  /** Every check a call must pass first, in order (see `ModelCallCheck`); the run service gives each run its own. */
+  readonly checks: readonly ModelCallCheck[];
+}
+
 /**
- * Records every model call of one run (or one command): prices it from the pricing table and keeps
- * running totals. Callers emit the `model-call` event from the returned record; persistence follows
- * from the event.
+ * Admits and records every model call of one run (or one command): `admit` passes the call through
+ * the run's pre-call checks before it is made (the one seam for run limits, account quotas and
+ * budgets), `record` prices it from the pricing table and keeps running totals. Callers emit the
+ * `model-call` event from the returned record; persistence follows from the event.
  */
 export class CostMeter {
   private llmCalls = 0;
@@ -32,12 +41,24 @@ export class CostMeter {
   constructor(
     private readonly runId: string | null,
     carried?: CostTotals,
+    private readonly admission: MeterAdmission = { userId: null, checks: [] },
   ) {
     if (carried !== undefined) {
       this.llmCalls = carried.llmCalls;
       this.inputTokens = carried.tokens.input;
       this.outputTokens = carried.tokens.output;
       this.costUsd = carried.costUsd;
+    }
+  }
+
+  /**
+   * Passes a model call about to be made through every pre-call check, in order; throws what a check
+   * throws (a `ModelCallRefusedError` names the halt reason), so the call is never made. Every metered
+   * call site (the loop's model turns, utility models) calls it first.
+   */
+  async admit(call: { readonly model: string; readonly purpose: string }): Promise<void> {
+    for (const check of this.admission.checks) {
+      await check.check({ runId: this.runId, userId: this.admission.userId, model: call.model, purpose: call.purpose, spent: this.totals() });
     }
   }
 

@@ -4,13 +4,15 @@ import { hashModelInput } from './input-hash.js';
 import type { ResolvedModel } from './resolve-model.js';
 
 /**
- * A small, metered model for bounded auxiliary tasks (translation, rescue choices). Each call is
- * recorded by the meter and announced as a `model-call` event with iteration 0 (outside the loop).
+ * A small, metered model for bounded auxiliary tasks (translation, rescue choices). Each call passes
+ * the meter's pre-call checks first, then is recorded by the meter and announced as a `model-call`
+ * event with iteration 0 (outside the loop).
  */
 export function createUtilityModel(resolved: ResolvedModel, meter: CostMeter, emit: (body: AnyEventBody) => void): UtilityModel {
   return {
     slug: resolved.slug,
     async complete({ system, prompt, maxOutputTokens, purpose, signal }) {
+      await meter.admit({ model: resolved.slug, purpose });
       const started = performance.now();
       const inputHash = hashModelInput({ system: system ?? '', tools: [], messages: [{ role: 'user', content: [{ type: 'text', text: prompt }] }] });
       // The AI SDK's core (with its telemetry and gateway) is loaded on the first utility call, not with the runtime.

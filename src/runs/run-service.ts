@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import { describeError, ForgeError, NotFoundError, parseRunState, type AgentPin, type EventBus, type EventFanOut, type ForgeEvent, type RunKind, type RunOwner, type RunRecord, type RunState, type RunStatus, type Store } from '../core/index.js';
+import { describeError, ForgeError, NotFoundError, parseRunState, type AgentPin, type EventBus, type ModelCallCheck, type EventFanOut, type ForgeEvent, type RunKind, type RunOwner, type RunRecord, type RunState, type RunStatus, type Store } from '../core/index.js';
 import { finishRun, type LoopPersistence, type LoopResume, type RunSummary } from '../engine/index.js';
 import { createRunEmitter, type RunEmitter } from '../events/index.js';
 import { CostMeter, addCosts, type CostTotals } from '../llm/index.js';
@@ -9,6 +9,7 @@ import { endInterruptedRun, endInterruptedRuns, processAlive } from './interrupt
 import { followRemoteRun } from './remote-run-events.js';
 import { RunEventFeed } from './run-event-feed.js';
 import { resolveRun } from './run-reference.js';
+import { runLimitsCheck } from './run-limits.js';
 
 export function newRunId(): string {
   return randomBytes(6).toString('hex');
@@ -117,6 +118,11 @@ export interface RunServiceOptions {
   readonly ownerAlive?: (owner: RunOwner) => boolean;
   /** In the scaled mode: where committed events go to other processes, and where runs other processes run are followed from. */
   readonly fanOut?: EventFanOut;
+  /**
+   * Checks every model call of every run passes before it is made, after the run's own limits (see
+   * `runLimitsCheck`): account quotas, budgets. The composition root chooses them; none by default.
+   */
+  readonly modelCallChecks?: readonly ModelCallCheck[];
 }
 
 /**
@@ -217,7 +223,7 @@ export class RunService {
     const runId = spec.queuedRunId ?? newRunId();
     const logFile = runLogPath(home, runId);
     const queuedRunId = spec.queuedRunId;
-    return this.launch(runId, logFile, spec.signal, {
+    return this.launch(runId, logFile, spec.signal, spec.userId ?? null, {
       begin:
         queuedRunId === undefined
           ? () => store.runs.create({ id: runId, kind: spec.kind, task: spec.task, model: spec.model, conversationId: spec.conversationId ?? null, owner, logFile, userId: spec.userId ?? null, ...(spec.agent === undefined ? {} : { agent: spec.agent }) })
@@ -251,7 +257,7 @@ export class RunService {
     spec.check?.(state);
     if (!(await store.runs.claim(runId, owner, [run.status]))) throw new RunNotResumableError(runId, 'another process took it over first', 'See where it stands with `forge runs show`.');
     const recorded = await store.events.list(runId);
-    return this.launch(runId, run.logFile ?? runLogPath(this.options.home, runId), spec.signal, {
+    return this.launch(runId, run.logFile ?? runLogPath(this.options.home, runId), spec.signal, run.userId, {
       begin: async () => undefined,
       recorded,
       execute: (active) => spec.execute({ ...active, resume: { state, recorded } }),
@@ -262,6 +268,7 @@ export class RunService {
     runId: string,
     logFile: string,
     signal: AbortSignal | undefined,
+    userId: string | null,
     how: { begin(): Promise<unknown>; recorded: readonly ForgeEvent[]; execute(run: ActiveRun): Promise<Result> },
   ): RunHandle<Result> {
     const { store, bus, fanOut } = this.options;
@@ -283,7 +290,8 @@ export class RunService {
           throw error;
         }
         const emitter = createRunEmitter(bus, runId, Math.max(-1, ...how.recorded.map((event) => event.seq)) + 1);
-        const meter = new CostMeter(runId, carriedTotals(how.recorded));
+        // The one pre-call seam: every model call of the run passes its own limits, then the installation's checks.
+        const meter = new CostMeter(runId, carriedTotals(how.recorded), { userId, checks: [runLimitsCheck(controller.signal), ...(this.options.modelCallChecks ?? [])] });
         const persistence: LoopPersistence = {
           commitEvents: () => recorder.commit(),
           // The state is serialized now, as it is. Should it commit before the events it follows and the
