@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { AgentDefinitionError, AgentSecretValueError, MAX_AGENT_FILE_BYTES, exportAgentYaml, importAgentYaml, parseAgentDefinition } from './index.js';
+import { AgentDefinitionError, AgentSecretValueError, MAX_AGENT_FILE_BYTES, MAX_YAML_KEYS_PER_MAPPING, MAX_YAML_NODES, exportAgentYaml, importAgentYaml, parseAgentDefinition } from './index.js';
 
 function corpus(name: string): string {
   return readFileSync(new URL(`./corpus/${name}`, import.meta.url), 'utf8');
@@ -84,6 +84,44 @@ describe('agent YAML: the corpus', () => {
   it('takes a __proto__ key as a plain unknown field, and pollutes nothing', () => {
     expect(refusal('version: 1\n__proto__:\n  polluted: true\nname: x\nslug: x\nsystem_prompt: x\n').issues).toEqual(['__proto__ (2:1): is not a field here']);
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+});
+
+/** `count` distinct lower-case keys of three letters, then four, each `key: 0` (three letters) or `key:` (four). */
+function keyLines(count: number): string[] {
+  const letters = 'abcdefghijklmnopqrstuvwxyz';
+  return Array.from({ length: count }, (_, index) => {
+    const width = index < 26 ** 3 ? 3 : 4;
+    let key = '';
+    for (let rest = index, place = 0; place < width; place += 1, rest = Math.floor(rest / 26)) key = letters[rest % 26] + key;
+    return width === 3 ? `${key}: 0` : `${key}:`;
+  });
+}
+
+/**
+ * Issue 26, finding 5: the YAML library's duplicate-key check is quadratic in a mapping's keys, so a
+ * 250 KB file of 36,000 keys held the event loop for seconds. Keys per mapping and nodes per file are
+ * counted on the concrete syntax tree (linear) before any document is built.
+ */
+describe('agent YAML: key bombs', () => {
+  it('refuses the 250 KB file of 36,000 keys in one mapping before building it, naming the mapping and the cap', () => {
+    const body = `${keyLines(36_000).join('\n')}\n`;
+    const bomb = `# ${'x'.repeat(250_000 - body.length - 3)}\n${body}`;
+    expect(Buffer.byteLength(bomb)).toBe(250_000);
+    expect(refusal(bomb)).toEqual({ name: 'AgentDefinitionError', issues: [`(file) (2:1): a mapping holds more than ${MAX_YAML_KEYS_PER_MAPPING} keys, more than an agent file ever needs, so the file was not read`] });
+  });
+
+  it('refuses a file of more nodes than the cap spread over many small mappings, and one flow mapping past the key cap', () => {
+    const many = `version: 1\nparameters:\n${Array.from({ length: MAX_YAML_NODES / 4 + 1 }, (_, index) => `  - {name: p${index}, type: text}`).join('\n')}\n`;
+    expect(Buffer.byteLength(many)).toBeLessThan(MAX_AGENT_FILE_BYTES);
+    expect(refusal(many)).toEqual({ name: 'AgentDefinitionError', issues: [`(file): holds more than ${MAX_YAML_NODES} YAML nodes, more than an agent file ever needs, so it was not read`] });
+    const flow = `tools: {${keyLines(MAX_YAML_KEYS_PER_MAPPING + 1).map((line) => line.replace(/:$/, ': 0')).join(', ')}}\n`;
+    expect(refusal(flow).issues).toEqual([`(file) (1:8): a mapping holds more than ${MAX_YAML_KEYS_PER_MAPPING} keys, more than an agent file ever needs, so the file was not read`]);
+  });
+
+  it('reads a file with as many keys in one mapping as the cap allows', () => {
+    const atCap = `version: 1\nslug: wide\nname: Wide\nsystem_prompt: hi\nmodel: {slug: "openai:gpt-4.1-mini"}\ntools:\n${keyLines(MAX_YAML_KEYS_PER_MAPPING).map((line) => `  ${line.replace(/:( 0)?$/, '')}: disabled`).join('\n')}\n`;
+    expect(Object.keys(importAgentYaml(atCap).tools)).toHaveLength(MAX_YAML_KEYS_PER_MAPPING);
   });
 });
 

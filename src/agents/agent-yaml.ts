@@ -3,6 +3,7 @@ import { parseAgentDefinition, type AgentDefinition } from './agent-definition.j
 import { AgentDefinitionError, AgentSecretValueError, type AgentDefinitionIssue } from './agent-errors.js';
 import { formatAgentPath } from './agent-path.js';
 import { findSecretLikeValues, redactSecretLikeValues } from './secret-like-values.js';
+import { NESTS_TOO_DEEPLY, yamlShapeProblem } from './yaml-shape-limits.js';
 
 /** The largest agent file read, in bytes. */
 export const MAX_AGENT_FILE_BYTES = 256 * 1024;
@@ -11,8 +12,6 @@ export const MAX_AGENT_FILE_BYTES = 256 * 1024;
 export const MAX_YAML_ALIASES = 100;
 
 const HEADER = '# A Forge agent definition. Import it with `forge agent import <file>`; docs/agent-definitions.md describes every field.\n';
-
-const NESTS_TOO_DEEPLY = 'nests too deeply';
 
 const yamlSyntaxHint = 'Fix the YAML at the line named (plain YAML 1.2: no tags, unique keys, one document), or export the agent again.';
 
@@ -74,6 +73,9 @@ function readDocument(text: string, lineCounter: LineCounter): Document {
   if (Buffer.byteLength(text, 'utf8') > MAX_AGENT_FILE_BYTES) {
     throw new AgentDefinitionError([{ path: '(file)', message: `is ${Buffer.byteLength(text, 'utf8')} bytes, more than the ${MAX_AGENT_FILE_BYTES} an agent file may have` }]);
   }
+  // Counted on the syntax tree before anything is composed: composing checks duplicate keys in quadratic time.
+  const shape = yamlShapeProblem(text);
+  if (shape !== undefined) throw new AgentDefinitionError([shape], yamlSyntaxHint);
   const document = parseDocument(text, { lineCounter, version: '1.2', schema: 'core', merge: false, uniqueKeys: true, strict: true, prettyErrors: true });
   // An unknown tag is reported below, with every other tag.
   const problems: AgentDefinitionIssue[] = [...document.errors, ...document.warnings.filter((warning) => warning.code !== 'TAG_RESOLVE_FAILED')].map((problem) => ({
@@ -101,7 +103,9 @@ function readDocument(text: string, lineCounter: LineCounter): Document {
 /**
  * Reads an agent definition from YAML, validated by the same schema as every definition. Safe on
  * untrusted files: at most `MAX_AGENT_FILE_BYTES`, one plain YAML 1.2 document (no tags, no merge
- * keys, unique keys), at most `MAX_YAML_ALIASES` aliases expanded. Throws `AgentDefinitionError` for
+ * keys, unique keys), at most `MAX_YAML_ALIASES` aliases expanded, and at most `MAX_YAML_KEYS_PER_MAPPING`
+ * keys in a mapping, `MAX_YAML_NODES` nodes and `MAX_YAML_DEPTH` levels, counted before the document is
+ * built (its duplicate-key check is quadratic). Throws `AgentDefinitionError` for
  * YAML and schema problems, and `AgentSecretValueError` when any string looks like a credential;
  * both name the path and the line.
  */

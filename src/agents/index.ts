@@ -25,6 +25,7 @@ export { DEFAULT_POSTAMBLES, DEFAULT_PREAMBLES, renderAgentPrompt, type AgentPro
 export { MAX_RENDERED_LENGTH, MAX_TEMPLATE_LENGTH, MAX_TEMPLATE_NESTING, RENDER_MEMORY_LIMIT, RENDER_TIME_LIMIT_MS } from './agent-template.js';
 export { agentOffersTool, agentPolicyRules, agentToolAccess } from './agent-tool-access.js';
 export { MAX_AGENT_FILE_BYTES, MAX_YAML_ALIASES, exportAgentYaml, importAgentYaml } from './agent-yaml.js';
+export { MAX_YAML_DEPTH, MAX_YAML_KEYS_PER_MAPPING, MAX_YAML_NODES } from './yaml-shape-limits.js';
 export type { ParameterValue, PromptAgent, PromptEnvironment, PromptSkill, PromptTool } from './prompt-variables.js';
 export { findSecretLikeValues, redactSecretLikeValues, type SecretLikeValue } from './secret-like-values.js';
 export { parseAgentReference, type AgentReference } from './agent-reference.js';
