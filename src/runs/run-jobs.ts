@@ -1,19 +1,12 @@
-import type { ActiveJob, JobWorker, RunRecord } from '../core/index.js';
-import { RunNotResumableError } from './index.js';
+import type { ActiveJob, JobWorker, RunRecord, RunSubmission } from '../core/index.js';
+import { RunNotResumableError } from './run-service.js';
 import type { ForgeRuntime } from '../compose/create-runtime.js';
-import { RESUME_JOB, RUN_JOB, SKILL_JOB, resumeJobPayloadSchema, runJobPayloadSchema, skillJobPayloadSchema, type RunJobPayload } from './run-jobs-queue.js';
-import { runSkill } from './skill-runs.js';
-import { startRequest } from './run-requests.js';
-import { beginResume } from './resume-task.js';
+import type { RunJobValue } from './run-jobs-queue.js';
+import { readRunJobPayload } from './legacy-run-requests.js';
 import { storedApprovals } from '../policy/approvals/stored-approvals.js';
 
 /** What a worker's job reports back: the run and how it stands after this attempt. */
-export interface RunJobOutcome {
-  readonly runId: string;
-  readonly status: RunRecord['status'];
-  /** `started`: the queued run ran here; `resumed`: it went on from its checkpoint here; `none`: nothing was left to do. */
-  readonly action: 'started' | 'resumed' | 'none';
-}
+export type RunJobOutcome = RunJobValue;
 
 /** Something a worker tells whoever watches it (a line on its terminal). */
 export type WorkerReport = (line: string) => void;
@@ -35,11 +28,12 @@ export interface RunWorker {
 }
 
 /**
- * Runs jobs of the scaled mode in this process (`forge worker`), up to `concurrency` at once: queued
- * runs, and resumes of runs whose approvals were answered. A job whose worker died (the queue hands a
- * stalled job to another worker) is recognised by its run: still `running` under the dead worker, it is
- * ended `interrupted` and resumed here from its last checkpoint, so no completed call runs twice; a run
- * that cannot go on (no checkpoint, a side-effecting call cut off mid-way) stays failed with the reason.
+ * Runs jobs of the scaled mode in this process (`forge worker`), up to `concurrency` at once: each a
+ * run request handed to the front door's `execute`, under the queued run's id (or the run it resumes).
+ * A job whose worker died (the queue hands a stalled job to another worker) is recognised by its run:
+ * still `running` under the dead worker, it is ended `interrupted` and resumed here from its last
+ * checkpoint, so no completed call runs twice; a run that cannot go on (no checkpoint, a side-effecting
+ * call cut off mid-way) stays failed with the reason.
  */
 export function startWorker(runtime: ForgeRuntime, options: { readonly concurrency: number; readonly report?: WorkerReport }): RunWorker {
   const report = options.report ?? (() => undefined);
@@ -65,36 +59,35 @@ export function startWorker(runtime: ForgeRuntime, options: { readonly concurren
 }
 
 /** One job of a worker; see `startWorker`. Its payload is parsed with the schema that made it. */
-export async function runJob(runtime: ForgeRuntime, job: ActiveJob): Promise<RunJobOutcome> {
-  switch (job.kind) {
-    case RUN_JOB:
-      return runQueued(runtime, runJobPayloadSchema.parse(job.payload), job.signal);
-    case RESUME_JOB:
-      return resumeStored(runtime, resumeJobPayloadSchema.parse(job.payload).runId, job.signal);
-    case SKILL_JOB: {
-      // The caller waits for this result (see `dispatchSkillReplay`): it is the job's result, as JSON.
-      const result = await runSkill(runtime, { ...skillJobPayloadSchema.parse(job.payload), signal: job.signal });
-      return { ...result, runId: result.run_id, action: 'started' };
-    }
-    default:
-      throw new Error(`A worker got a job of kind "${job.kind}", which it does not run; is a newer Forge queueing work?`);
-  }
+async function runJob(runtime: ForgeRuntime, job: ActiveJob): Promise<RunJobOutcome> {
+  const read = readRunJobPayload(job.kind, job.payload);
+  if (read === undefined) throw new Error(`A worker got a job of kind "${job.kind}", which it does not run; is a newer Forge queueing work?`);
+  const { runId, submission } = read;
+  if (submission.request.kind === 'resume') return resumeStored(runtime, runId, job.signal);
+  const run = await runtime.store.runs.get(runId);
+  if (run === undefined) return { runId, status: 'cancelled', action: 'none' };
+  if (run.status !== 'queued') return resumeAbandoned(runtime, run, job.signal);
+  return runQueued(runtime, run, submission, job.signal);
 }
 
-async function runQueued(runtime: ForgeRuntime, payload: RunJobPayload, signal: AbortSignal): Promise<RunJobOutcome> {
-  const run = await runtime.store.runs.get(payload.runId);
-  if (run === undefined) return { runId: payload.runId, status: 'cancelled', action: 'none' };
-  if (run.status !== 'queued') return resumeAbandoned(runtime, run, signal);
-  let result;
+async function runQueued(runtime: ForgeRuntime, run: RunRecord, submission: RunSubmission, signal: AbortSignal): Promise<RunJobOutcome> {
+  const { request } = submission;
+  let result: { readonly status: RunRecord['status'] };
   try {
-    const handle = await startRequest(runtime, payload.request, { queuedRunId: run.id, signal });
-    result = await handle.result;
+    // Checked again here, by the same code as where it was queued: a model or tool this worker lacks refuses it.
+    const started = await runtime.runs.execute(request, { userId: submission.user_id }, {
+      queuedRunId: run.id,
+      signal,
+      ...(request.kind === 'skill_replay' ? {} : { approvals: storedApprovals(runtime) }),
+    });
+    result = await started.result;
   } catch (error) {
-    // Refused before it started (a model not configured on this worker, a tool it lacks): the run says why.
+    // Refused before it started: the run says why.
     await runtime.runs.failQueued(run.id, error);
     throw error;
   }
-  return { runId: run.id, status: result.status, action: 'started' };
+  // A skill replay's caller waits for its result: it is the job's value, as JSON.
+  return { runId: run.id, status: result.status, action: 'started', ...(request.kind === 'skill_replay' ? { result } : {}) };
 }
 
 /** A run whose worker died under it goes on here from its checkpoint; one that ended or paused is left as it is. */
@@ -107,8 +100,8 @@ async function resumeAbandoned(runtime: ForgeRuntime, run: RunRecord, signal: Ab
 
 async function resumeStored(runtime: ForgeRuntime, runId: string, signal: AbortSignal): Promise<RunJobOutcome> {
   try {
-    const { handle } = await beginResume(runtime, runId, { signal, approvals: storedApprovals(runtime) });
-    const result = await handle.result;
+    const started = await runtime.runs.execute({ kind: 'resume', run_id: runId }, { userId: null }, { signal, approvals: storedApprovals(runtime) });
+    const result = await started.result;
     return { runId, status: result.status, action: 'resumed' };
   } catch (error) {
     // Resumed by another process first, ended meanwhile, or without a checkpoint: it stays as it is, with its reason.

@@ -5,8 +5,7 @@ import { ForgeError, NotFoundError, type ApprovalGrant, type ApprovalRecord, typ
 import { processAlive } from '../../runs/index.js';
 import { storedApprovals } from './stored-approvals.js';
 import type { ForgeRuntime, RunTaskResult } from '../../runs/task-runs.js';
-import { beginResume, resumeTask, type ResumeTaskOptions } from '../../runs/resume-task.js';
-import { queueResume } from '../../runs/run-jobs-queue.js';
+import type { ResumeOptions } from '../../runs/resume-task.js';
 
 /** An answer that cannot be given: no such request, already answered or used, or bound to another input. */
 export class ApprovalAnswerError extends ForgeError {
@@ -30,7 +29,7 @@ export interface AnswerApprovalOptions {
   /** When given, the answer applies only if the request's input digest starts with it (what the answerer saw). */
   readonly digest?: string;
   /** How the resumed run (when this process resumes it) is run. */
-  readonly resume?: Omit<ResumeTaskOptions, 'approvals'>;
+  readonly resume?: Omit<ResumeOptions, 'approvals'>;
   /** Go on with the run without waiting for it (a server answering a request); `resumed` is then null and `resuming` true. */
   readonly background?: boolean;
   /** With an approval: approve every later call of this tool in this run without asking (a recorded, revocable grant). */
@@ -84,17 +83,10 @@ export async function answerApproval(runtime: ForgeRuntime, given: AnswerApprova
   const waiter = runtime.mode === 'embedded' && run.owner !== null && run.owner.pid !== process.pid && processAlive(run.owner, runtime.runs.host);
   const stillPending = await store.approvals.list({ runId: options.runId, statuses: ['pending'] });
   if (run.status !== 'waiting' || waiter || stillPending.length > 0) return { approval: settled, grant, resumed: null, resuming: false };
-  if (runtime.mode === 'scaled') {
-    await queueResume(runtime, options.runId);
-    return { approval: settled, grant, resumed: null, resuming: true };
-  }
-  const resumeOptions = { ...options.resume, approvals: storedApprovals(runtime) };
-  if (options.background === true) {
-    const { handle } = await beginResume(runtime, options.runId, resumeOptions);
-    handle.result.catch(() => undefined);
-    return { approval: settled, grant, resumed: null, resuming: true };
-  }
-  return { approval: settled, grant, resumed: await resumeTask(runtime, options.runId, resumeOptions), resuming: true };
+  // Through the front door: here when embedded, on a worker when scaled.
+  const resumed = await runtime.runs.submit({ kind: 'resume', run_id: options.runId }, { userId: run.userId }, { ...options.resume, approvals: storedApprovals(runtime) });
+  if (resumed.queued || options.background === true) return { approval: settled, grant, resumed: null, resuming: true };
+  return { approval: settled, grant, resumed: await resumed.result(), resuming: true };
 }
 
 /** Records "approve always for this tool in this run", signed, tied to the answer that chose it. */
@@ -122,7 +114,7 @@ export async function revokeGrant(runtime: ForgeRuntime, id: string, revokedBy: 
  * another process) until every request the run waits on is answered, then resumes it here, again and
  * again while it pauses; a request that expires first ends the run `failed` (`approval_expired`).
  */
-export async function waitAndResume(runtime: ForgeRuntime, first: RunTaskResult, options: { signal?: AbortSignal; pollMs?: number; onWaiting?: (pending: ApprovalRecord[]) => void; resume?: Omit<ResumeTaskOptions, 'approvals'> } = {}): Promise<RunTaskResult> {
+export async function waitAndResume(runtime: ForgeRuntime, first: RunTaskResult, options: { signal?: AbortSignal; pollMs?: number; onWaiting?: (pending: ApprovalRecord[]) => void; resume?: Omit<ResumeOptions, 'approvals'> } = {}): Promise<RunTaskResult> {
   let result = first;
   while (result.status === 'waiting') {
     const runId = result.run_id;
@@ -140,7 +132,8 @@ export async function waitAndResume(runtime: ForgeRuntime, first: RunTaskResult,
       if (options.signal?.aborted === true) return result;
       await delay(options.pollMs ?? 250, undefined, options.signal === undefined ? {} : { signal: options.signal }).catch(() => undefined);
     }
-    result = await resumeTask(runtime, runId, { ...options.resume, ...(options.signal === undefined ? {} : { signal: options.signal }), approvals: storedApprovals(runtime) });
+    const resumed = await runtime.runs.execute({ kind: 'resume', run_id: runId }, { userId: null }, { ...options.resume, ...(options.signal === undefined ? {} : { signal: options.signal }), approvals: storedApprovals(runtime) });
+    result = await resumed.result;
   }
   return result;
 }
