@@ -25,6 +25,23 @@ export default tseslint.config(
     },
   },
   {
+    // Only the run front door starts a loop: every run enters through runs.submit / runs.execute (src/runs).
+    // The typescript-eslint twin of no-restricted-imports, so it adds to the blocks around it instead of replacing them.
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/runs/**', 'src/engine/**', 'src/synthesis/converge/**', 'src/**/*.test.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/engine', '**/engine/**'], importNames: ['runAgent', 'runLoop'], message: 'Only src/runs starts a loop: submit a RunRequest to runtime.runs.submit (or runs.execute) instead.' },
+            { group: ['**/synthesis/converge', '**/synthesis/converge/**', '**/converge/index.js'], importNames: ['runConverge'], message: 'Only src/runs starts a loop: submit a converge_task RunRequest to runtime.runs.submit (or runs.execute) instead.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/**/*.ts'],
     ignores: ['src/cli/**', 'src/server/**', 'src/compose/**', 'src/adapters/**', 'src/**/*.test.ts'],
     rules: {

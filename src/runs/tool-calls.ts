@@ -19,13 +19,12 @@ export interface ToolCallResult extends RunSummary {
 }
 
 /**
- * Checks a direct tool call (the tool exists in the catalog now: else an `UnknownToolsError` listing
- * what does, before any run exists) and makes it ready to start: a run of its own (kind `tool-call`: a
- * `runs` row, a run log, stored events), through the same dispatch as agent runs: validation, policy,
- * the SSRF guard, the output cap and the untrusted boundary all apply.
+ * Makes a direct tool call ready to start: a run of its own (kind `tool-call`: a `runs` row, a run log,
+ * stored events), through the same dispatch as agent runs: validation, policy, the SSRF guard, the
+ * output cap and the untrusted boundary all apply, and the name resolves among the catalog's tools as
+ * they are when the call starts (a name no tool has is the call's failure, recorded like any).
  */
 export async function prepareToolCall(runtime: ForgeRuntime, options: ToolCallOptions): Promise<PreparedRun<ToolCallResult>> {
-  runtime.registry.snapshot([options.name]);
   const record = { kind: 'tool-call', task: `tool ${options.name}`, model: 'none', userId: options.userId ?? null } as const;
   return {
     record,
