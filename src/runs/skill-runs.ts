@@ -13,6 +13,7 @@ import {
 } from '../skills/index.js';
 import type { ForgeRuntime } from '../compose/create-runtime.js';
 import type { PreparedRun } from './prepared-run.js';
+import { runToolContext } from './run-tool-context.js';
 import { runCredentials } from './run-credentials.js';
 import { saveRunPolicy, validRunRules } from './run-policy.js';
 import { resolveRuntimeModel } from './runtime-model.js';
@@ -105,7 +106,7 @@ export async function prepareSkillReplay(runtime: ForgeRuntime, options: SkillRe
         ...record,
         ...(options.signal === undefined ? {} : { signal: options.signal }),
         ...(start.queuedRunId === undefined ? {} : { queuedRunId: start.queuedRunId }),
-        execute: async ({ runId, emitter, meter, signal }): Promise<SkillReplayResult> => {
+        execute: async ({ runId, userId, emitter, meter, signal }): Promise<SkillReplayResult> => {
           await saveRunPolicy(runtime, runId, policyRules, options.userId);
           const utility = (model: ResolvedModel | undefined): UtilityModel | undefined => (model === undefined ? undefined : createUtilityModel(model, meter, emitter.emit));
           let inputs = options.inputs;
@@ -127,7 +128,7 @@ export async function prepareSkillReplay(runtime: ForgeRuntime, options: SkillRe
             approvals: runtime.approvals,
             emitter,
             meter,
-            toolContext: { fetch: runtime.fetch, utilityModel: undefined },
+            toolContext: { ...runToolContext(runtime, { userId }), utilityModel: undefined },
             callGuards: runtime.config.callGuards,
             ...(options.request === undefined ? {} : { request: options.request }),
             ...(options.dryRun === true ? { dryRun: true } : {}),

@@ -3,6 +3,7 @@ import type { ErrorInfo } from '../core/index.js';
 import { CallGuards, dispatchToolCall, type DispatchOutcome } from '../tools/index.js';
 import type { ForgeRuntime } from '../compose/create-runtime.js';
 import type { PreparedRun } from './prepared-run.js';
+import { runToolContext } from './run-tool-context.js';
 
 export interface ToolCallOptions {
   readonly name: string;
@@ -34,7 +35,7 @@ export async function prepareToolCall(runtime: ForgeRuntime, options: ToolCallOp
         ...record,
         ...(options.signal === undefined ? {} : { signal: options.signal }),
         ...(start.queuedRunId === undefined ? {} : { queuedRunId: start.queuedRunId }),
-        execute: async ({ runId, emitter, meter, signal, logFile }) => {
+        execute: async ({ runId, userId, emitter, meter, signal, logFile }) => {
           const started = performance.now();
           emitter.emit({ type: 'run-start', task: `tool ${options.name}`, model: 'none', max_iterations: 1, conversation_id: null, tools: [options.name] });
           outcome = await dispatchToolCall(
@@ -45,7 +46,7 @@ export async function prepareToolCall(runtime: ForgeRuntime, options: ToolCallOp
               policy: runtime.policy,
               approvals: runtime.approvals,
               emitter,
-              context: { runId, signal, fetch: runtime.fetch, utilityModel: undefined },
+              context: { ...runToolContext(runtime, { userId }), runId, signal, utilityModel: undefined },
               guards: new CallGuards(runtime.config.callGuards),
             },
           );
