@@ -1,5 +1,6 @@
-import { UnknownToolsError, type ApprovalGate, type RunState } from '../core/index.js';
-import type { ResolvedModel } from '../llm/index.js';
+import { UnknownToolsError, describeError, type ApprovalGate, type ErrorInfo, type RunModel, type RunState } from '../core/index.js';
+import { modelSlugWithBaseUrl, type ResolvedModel } from '../llm/index.js';
+import type { ModelSettings } from '../engine/index.js';
 import { RunNotResumableError } from './index.js';
 import { storedApprovals } from '../policy/approvals/stored-approvals.js';
 import type { ForgeRuntime, RunTaskResult } from './task-runs.js';
@@ -29,10 +30,13 @@ export async function prepareResume(runtime: ForgeRuntime, reference: string, op
   const runId = run.id;
   // A run of an agent goes on as its version says, as it started: scopes, answer check, model settings.
   const agent = run.agent === null ? undefined : await agentLoopSettingsFor(runtime, run.agent);
-  // A run that paused for an answer takes it from the store; otherwise approvals go to the runtime's gate.
-  const approvals = options.approvals ?? (run.status === 'waiting' ? storedApprovals(runtime) : undefined);
-  // The model is resolved with this runtime's credentials before the run is touched: a missing key refuses here.
-  const model: ResolvedModel = options.model ?? (await resolveRuntimeModel(runtime, saved.model, `run ${runId}'s model`));
+  // A run that paused for an answer (or whose resume after one was refused) takes it from the store;
+  // otherwise approvals go to the runtime's gate.
+  const answered = run.status === 'waiting' || (await runtime.store.approvals.list({ runId, statuses: ['approved', 'denied'] })).length > 0;
+  const approvals = options.approvals ?? (answered ? storedApprovals(runtime) : undefined);
+  // The model is the one the run started with (slug, base URL, settings), resolved with this runtime's
+  // credentials before the run is touched: a missing key refuses here.
+  const model: ResolvedModel = options.model ?? (await resolveRuntimeModel(runtime, modelSlugWithBaseUrl(saved.model.slug, saved.model.base_url), `run ${runId}'s model`));
   const check = (state: RunState) => {
     try {
       runtime.registry.snapshot(state.tools);
@@ -65,6 +69,7 @@ export async function prepareResume(runtime: ForgeRuntime, reference: string, op
             tools: state.tools,
             ...(state.system === null ? {} : { system: state.system }),
             maxIterations: state.max_iterations,
+            modelSettings: modelSettingsOf(state.model),
             ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
             ...(approvals === undefined ? {} : { approvals }),
             ...(agent === undefined ? {} : { agent }),
@@ -75,4 +80,36 @@ export async function prepareResume(runtime: ForgeRuntime, reference: string, op
       return { runId, logFile: handle.logFile, result: handle.result.then((result) => ({ ...result, conversation_id: conversationId, log_file: handle.logFile })) };
     },
   };
+}
+
+/** The sampling settings a run's state kept, as the loop takes them. */
+function modelSettingsOf(model: RunModel): ModelSettings {
+  return {
+    ...(model.settings.temperature === undefined ? {} : { temperature: model.settings.temperature }),
+    ...(model.settings.max_output_tokens === undefined ? {} : { maxOutputTokens: model.settings.max_output_tokens }),
+  };
+}
+
+/** How a resume after an answer was refused: the refusal that ended the run `failed`, or nobody's business here (another process went on with it). */
+export type RefusedResume = { readonly state: 'refused'; readonly error: ErrorInfo } | { readonly state: 'elsewhere' };
+
+/**
+ * A resume of a run whose approvals were all answered, refused before the run went on (its model not
+ * configured in this process, a tool of its set gone, a checkpoint it cannot read), does not leave the
+ * run waiting for nobody: the run ends `failed` (`interrupted`) with the refusal as its error, so it can
+ * be resumed once that is fixed, and the refusal is returned for whoever answered. Rethrows the refusal
+ * when the run does not wait any more for another reason than being resumed elsewhere.
+ */
+export async function endRefusedResume(runtime: ForgeRuntime, runId: string, error: unknown): Promise<RefusedResume> {
+  const refusal = describeError(error);
+  const reason: ErrorInfo = {
+    name: refusal.name,
+    message: `It could not go on after its approval: ${refusal.message}`,
+    hint: `${refusal.hint === undefined ? '' : `${refusal.hint} `}Then resume it with \`forge run --resume ${runId}\` (its answered approvals stand), or leave it failed.`,
+  };
+  if (!(await runtime.runs.failWaiting(runId, reason))) {
+    if (error instanceof RunNotResumableError) return { state: 'elsewhere' };
+    throw error;
+  }
+  return { state: 'refused', error: refusal };
 }

@@ -21,7 +21,12 @@ export type RunJobPayload = z.input<typeof runJobPayloadSchema>;
 export interface RunJobValue {
   readonly runId: string;
   readonly status: RunRecord['status'];
-  /** `started`: the queued run ran here; `resumed`: it went on from its checkpoint here; `none`: nothing was left to do. */
-  readonly action: 'started' | 'resumed' | 'none';
+  /**
+   * `started`: the queued run ran here; `resumed`: it went on from its checkpoint here; `refused`: its
+   * resume was refused here and it ended failed, saying why; `none`: nothing was left to do.
+   */
+  readonly action: 'started' | 'resumed' | 'refused' | 'none';
+  /** Why a resume was refused (`refused`). */
+  readonly resumeRefusal?: string;
   readonly result?: unknown;
 }

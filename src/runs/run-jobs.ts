@@ -4,6 +4,7 @@ import type { ForgeRuntime } from '../compose/create-runtime.js';
 import type { RunJobValue } from './run-jobs-queue.js';
 import { readRunJobPayload } from './legacy-run-requests.js';
 import { storedApprovals } from '../policy/approvals/stored-approvals.js';
+import { endRefusedResume } from './resume-task.js';
 
 /** What a worker's job reports back: the run and how it stands after this attempt. */
 export type RunJobOutcome = RunJobValue;
@@ -44,7 +45,7 @@ export function startWorker(runtime: ForgeRuntime, options: { readonly concurren
     active += 1;
     try {
       const outcome = await runJob(runtime, job);
-      report(`${job.kind} ${outcome.runId}: ${outcome.action === 'none' ? 'nothing to do, it is' : `${outcome.action}, now`} ${outcome.status}`);
+      report(`${job.kind} ${outcome.runId}: ${outcome.action === 'none' ? 'nothing to do, it is' : `${outcome.action}, now`} ${outcome.status}${outcome.resumeRefusal === undefined ? '' : `: ${outcome.resumeRefusal}`}`);
       return outcome;
     } catch (error) {
       failed += 1;
@@ -98,14 +99,27 @@ async function resumeAbandoned(runtime: ForgeRuntime, run: RunRecord, signal: Ab
   return resumeStored(runtime, run.id, signal);
 }
 
+/**
+ * A waiting run whose resume this worker refuses (its model not configured here, a tool it lacks) is not
+ * retried, since another attempt would be refused the same: it ends `failed` (`interrupted`) with why,
+ * which the approver is shown (see `endRefusedResume`).
+ */
 async function resumeStored(runtime: ForgeRuntime, runId: string, signal: AbortSignal): Promise<RunJobOutcome> {
+  let started;
   try {
-    const started = await runtime.runs.execute({ kind: 'resume', run_id: runId }, { userId: null }, { signal, approvals: storedApprovals(runtime) });
-    const result = await started.result;
-    return { runId, status: result.status, action: 'resumed' };
+    started = await runtime.runs.execute({ kind: 'resume', run_id: runId }, { userId: null }, { signal, approvals: storedApprovals(runtime) });
   } catch (error) {
-    // Resumed by another process first, ended meanwhile, or without a checkpoint: it stays as it is, with its reason.
-    if (!(error instanceof RunNotResumableError)) throw error;
-    return { runId, status: (await runtime.runs.get(runId)).status, action: 'none' };
+    let refused;
+    try {
+      refused = await endRefusedResume(runtime, runId, error);
+    } catch (unresumable) {
+      // Ended meanwhile, or without a checkpoint: it stays as it is, with its reason.
+      if (!(unresumable instanceof RunNotResumableError)) throw unresumable;
+      return { runId, status: (await runtime.runs.get(runId)).status, action: 'none' };
+    }
+    const status = (await runtime.runs.get(runId)).status;
+    return refused.state === 'refused' ? { runId, status, action: 'refused', resumeRefusal: refused.error.message } : { runId, status, action: 'none' };
   }
+  const result = await started.result;
+  return { runId, status: result.status, action: 'resumed' };
 }
