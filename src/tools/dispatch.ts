@@ -143,7 +143,8 @@ async function authorize(tool: AnyTool, input: unknown, request: DispatchRequest
     input,
     ...(environment.policyScopes === undefined ? {} : { scopes: environment.policyScopes }),
   };
-  const verdict = await environment.policy.decide(policyRequest);
+  // The run's own workspace judges relative paths; it is not part of what an approval is asked about.
+  const verdict = await environment.policy.decide({ ...policyRequest, ...(environment.context.workspace === undefined ? {} : { workspace: environment.context.workspace }) });
   environment.emitter.emit({ type: 'policy-decision', call_id: request.callId, tool: tool.name, decision: verdict.decision, reason: verdict.reason, rule: verdict.rule ?? 'policy' });
   if (verdict.decision === 'block') throw new PolicyBlockedError(tool.name, verdict.reason);
   if (verdict.decision !== 'require_approval') return;
