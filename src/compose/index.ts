@@ -1,4 +1,4 @@
-export { configFromEnvironment, forgeEnvironmentSchema, loadConfig, type ApiLimits, type Environment, type ForgeConfig } from '../config/forge-config.js';
+export { DEFAULT_EVENT_STREAM_LIMITS, configFromEnvironment, forgeEnvironmentSchema, loadConfig, type ApiLimits, type Environment, type EventStreamLimits, type ForgeConfig } from '../config/forge-config.js';
 export { createRuntime, type ForgeRuntime, type RuntimeMcpOptions, type RuntimeParts } from './create-runtime.js';
 export { openRuntime, wipeToolbox, type RuntimeOptions, type RunTaskResult } from '../runs/task-runs.js';
 export { callTool, resumeTask, runAgentTask, runSkill, runTask, runTaskWithSkills, type CallToolOptions, type ResumeTaskOptions, type RunAgentOptions, type RunSkillOptions, type RunTaskOptions, type SkillAwareRunResult } from '../runs/run-shortcuts.js';

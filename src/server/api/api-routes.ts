@@ -172,13 +172,14 @@ export const apiRoutes: readonly ApiRoute[] = [
   {
     method: 'get',
     path: '/runs/:run_id/events',
-    summary: 'The run\'s events as Server-Sent Events (id = seq); send Last-Event-ID to get exactly the events after it.',
+    summary: 'The run\'s events as Server-Sent Events (id = seq); send Last-Event-ID to get exactly the events after it. Open streams are capped per account and in all (429 with Retry-After).',
     access: 'runs:read',
     response: 'event-stream',
     async handle(context) {
       const { runtime, request, server } = context;
       const run = await requireOwnedRun(context, context.params['run_id']!);
-      return runEventStream(runtime, run.id, lastSeqOf(request), { signal: request.signal, shutdown: server.shutdownSignal });
+      const slot = server.eventStreams.open(context.principal);
+      return runEventStream(runtime, run.id, lastSeqOf(request), { signal: request.signal, shutdown: server.shutdownSignal, slot, limits: server.eventStreams.limits, connection: context.connection });
     },
   },
   {
