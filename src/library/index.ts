@@ -1,9 +1,10 @@
 /**
  * `forge-agent`: Forge as a library. Open a runtime (the same one the `forge` command opens), then
- * start runs through the same services the CLI calls: an agent run (`runTask`), a skill replay
- * (`runSkill`, `runTaskWithSkills`), a direct tool call (`callTool`), a resumed run (`resumeTask`) and
- * approvals. Tools are written with `forge-agent/tools`; cassettes and the fixture world for tests
- * come from `forge-agent/testing`.
+ * start runs through the same front door the CLI and the server use (`runtime.runs.submit` /
+ * `runtime.runs.execute` with a `RunRequest`), or its shortcuts: an agent run (`runTask`), a skill
+ * replay (`runSkill`, `runTaskWithSkills`), a direct tool call (`callTool`), a resumed run
+ * (`resumeTask`) and approvals. Tools are written with `forge-agent/tools`; cassettes and the fixture
+ * world for tests come from `forge-agent/testing`.
  */
 export {
   ApprovalAnswerError,
@@ -31,8 +32,11 @@ export {
   type RunSkillResult,
   type RunTaskOptions,
   type RunTaskResult,
+  type RunPrincipal,
   type RuntimeOptions,
   type RuntimeParts,
+  type StartedRun,
+  type SubmittedRun,
   type SavedSkill,
   type SkillAwareRunResult,
   type ToolCallResult,
@@ -40,6 +44,7 @@ export {
 } from '../compose/index.js';
 export * from '../core/errors.js';
 export type { ErrorInfo, ForgeEvent, HaltReason, RunKind, RunStatus } from '../core/events.js';
+export type { RunRequest, RunRequestInput, RunRequestKind } from '../core/run-request.js';
 export type { TokenUsage } from '../core/model.js';
 export type { ApprovalGate, Credentials, EventBus, JobQueue, Policy, Store } from '../core/index.js';
 export { EnvironmentCredentials, type ResolvedModel } from '../llm/index.js';
