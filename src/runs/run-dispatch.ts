@@ -36,6 +36,8 @@ export async function dispatchRun(runtime: ForgeRuntime, request: RunRequest): P
   if (runtime.mode === 'embedded') {
     const handle = await startRequest(runtime, request);
     handle.result.catch(() => undefined);
+    // A start its quota refuses is answered as a refusal, not with the id of a run that never was.
+    await handle.started;
     return { runId: handle.runId };
   }
   const queued = await queueRun(runtime, request);
@@ -67,6 +69,7 @@ async function queueRun(runtime: ForgeRuntime, request: RunRequest): Promise<Run
     model: resolved.slug,
     conversationId,
     userId: request.userId ?? null,
+    apiKeyId: request.apiKeyId ?? null,
     ...(agent === undefined ? {} : { agent }),
   });
   const payload: RunJobPayload = { runId: run.id, request: { ...request, conversationId, ...(agent === undefined ? {} : { agent: `${agent.slug}@${agent.version}` }) } as RunRequest };

@@ -32,6 +32,7 @@ export const skillJobPayloadSchema = z
     dryRun: z.boolean().optional(),
     mode: z.enum(['auto', 'deterministic', 'guided'] as const satisfies readonly ReplayModeOption[]).optional(),
     userId: z.string().nullable(),
+    apiKeyId: z.string().nullable().optional(),
   })
   .strict();
 export type SkillJobPayload = z.infer<typeof skillJobPayloadSchema>;

@@ -13,6 +13,8 @@ const common = {
   model: z.string().min(1).optional(),
   conversationId: z.string().min(1).optional(),
   userId: z.string().nullable().optional(),
+  /** The service key that asked for the run, when one did (its quota counts the run). */
+  apiKeyId: z.string().nullable().optional(),
 };
 
 /**
@@ -52,6 +54,7 @@ export async function startRequest(runtime: ForgeRuntime, request: RunRequest, o
     ...(request.model === undefined ? {} : { model: request.model }),
     ...(request.conversationId === undefined ? {} : { conversationId: request.conversationId }),
     ...(request.userId === undefined ? {} : { userId: request.userId }),
+    ...(request.apiKeyId === undefined ? {} : { apiKeyId: request.apiKeyId }),
     ...(options.queuedRunId === undefined ? {} : { queuedRunId: options.queuedRunId }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   };

@@ -4,6 +4,7 @@ import { describeError, ForgeError, NotFoundError, parseRunState, type AgentPin,
 import { finishRun, type LoopPersistence, type LoopResume, type RunSummary } from '../engine/index.js';
 import { createRunEmitter, type RunEmitter } from '../events/index.js';
 import { CostMeter, addCosts, type CostTotals } from '../llm/index.js';
+import { admitRun } from '../accounts/index.js';
 import { RunRecorder, runLogPath } from './run-log/index.js';
 import { endInterruptedRun, endInterruptedRuns, processAlive } from './interrupted-runs.js';
 import { followRemoteRun } from './remote-run-events.js';
@@ -39,6 +40,8 @@ export interface RunSpec<Result extends RunSummary> {
   readonly conversationId?: string | null;
   /** The account the run is for (its owner); none for the CLI's runs. */
   readonly userId?: string | null;
+  /** The service key that started it, when one did (its quota counts the run too). */
+  readonly apiKeyId?: string | null;
   /** The agent definition version it runs, recorded with it. */
   readonly agent?: AgentPin;
   /** Cancels the run when it aborts (Ctrl-C, a closed connection), as `cancel` does. */
@@ -49,7 +52,7 @@ export interface RunSpec<Result extends RunSummary> {
 }
 
 /** What a queued run is, recorded when it is queued: the worker that takes it runs it under this id. */
-export type QueuedRunSpec = Pick<RunSpec<RunSummary>, 'kind' | 'task' | 'model' | 'conversationId' | 'userId' | 'agent'>;
+export type QueuedRunSpec = Pick<RunSpec<RunSummary>, 'kind' | 'task' | 'model' | 'conversationId' | 'userId' | 'apiKeyId' | 'agent'>;
 
 /** A queued run that no worker may take any more: it was cancelled (or taken) first. */
 export class RunNotQueuedError extends ForgeError {
@@ -73,6 +76,12 @@ export interface RunHandle<Result> {
   /** The run's events from `fromSeq` (default 0), then each new one until `run-end`. */
   events(fromSeq?: number): AsyncIterable<ForgeEvent>;
   cancel(reason?: string): void;
+  /**
+   * Resolves once the run is recorded and started; rejects when it was refused at its start (a quota of
+   * its account or key: `QuotaExceededError`), nothing recorded. An entrance that answers with the run's
+   * id awaits it first, so a refusal is answered as one; `result` rejects the same way.
+   */
+  readonly started: Promise<void>;
   /** Settles once the run has ended (or paused) and everything it recorded is in the run log and the store. */
   readonly result: Promise<Result>;
 }
@@ -184,7 +193,18 @@ export class RunService {
    * yet. The worker that takes the job starts it with `queuedRunId` (see `start`).
    */
   async enqueue(spec: QueuedRunSpec): Promise<RunRecord> {
-    return this.options.store.runs.create({ id: newRunId(), status: 'queued', kind: spec.kind, task: spec.task, model: spec.model, conversationId: spec.conversationId ?? null, userId: spec.userId ?? null, ...(spec.agent === undefined ? {} : { agent: spec.agent }) });
+    // Admitted here, against its account's and key's quotas: the worker that takes it does not admit it again.
+    return admitRun(this.options.store, {
+      id: newRunId(),
+      status: 'queued',
+      kind: spec.kind,
+      task: spec.task,
+      model: spec.model,
+      conversationId: spec.conversationId ?? null,
+      userId: spec.userId ?? null,
+      apiKeyId: spec.apiKeyId ?? null,
+      ...(spec.agent === undefined ? {} : { agent: spec.agent }),
+    });
   }
 
   /**
@@ -223,10 +243,11 @@ export class RunService {
     const runId = spec.queuedRunId ?? newRunId();
     const logFile = runLogPath(home, runId);
     const queuedRunId = spec.queuedRunId;
-    return this.launch(runId, logFile, spec.signal, spec.userId ?? null, {
+    return this.launch(runId, logFile, spec.signal, { userId: spec.userId ?? null, apiKeyId: spec.apiKeyId ?? null }, {
       begin:
         queuedRunId === undefined
-          ? () => store.runs.create({ id: runId, kind: spec.kind, task: spec.task, model: spec.model, conversationId: spec.conversationId ?? null, owner, logFile, userId: spec.userId ?? null, ...(spec.agent === undefined ? {} : { agent: spec.agent }) })
+          ? // The one admission check of every run's start (its account's and key's quotas), atomic with its record.
+            () => admitRun(store, { id: runId, kind: spec.kind, task: spec.task, model: spec.model, conversationId: spec.conversationId ?? null, owner, logFile, userId: spec.userId ?? null, apiKeyId: spec.apiKeyId ?? null, ...(spec.agent === undefined ? {} : { agent: spec.agent }) })
           : async () => {
               if (!(await store.runs.claim(queuedRunId, owner, ['queued'], { logFile }))) throw new RunNotQueuedError(queuedRunId, (await store.runs.get(queuedRunId))?.status ?? 'gone');
             },
@@ -257,7 +278,7 @@ export class RunService {
     spec.check?.(state);
     if (!(await store.runs.claim(runId, owner, [run.status]))) throw new RunNotResumableError(runId, 'another process took it over first', 'See where it stands with `forge runs show`.');
     const recorded = await store.events.list(runId);
-    return this.launch(runId, run.logFile ?? runLogPath(this.options.home, runId), spec.signal, run.userId, {
+    return this.launch(runId, run.logFile ?? runLogPath(this.options.home, runId), spec.signal, { userId: run.userId, apiKeyId: run.apiKeyId }, {
       begin: async () => undefined,
       recorded,
       execute: (active) => spec.execute({ ...active, resume: { state, recorded } }),
@@ -268,7 +289,7 @@ export class RunService {
     runId: string,
     logFile: string,
     signal: AbortSignal | undefined,
-    userId: string | null,
+    by: { readonly userId: string | null; readonly apiKeyId: string | null },
     how: { begin(): Promise<unknown>; recorded: readonly ForgeEvent[]; execute(run: ActiveRun): Promise<Result> },
   ): RunHandle<Result> {
     const { store, bus, fanOut } = this.options;
@@ -278,9 +299,19 @@ export class RunService {
     else signal?.addEventListener('abort', onAbort, { once: true });
     const feed = new RunEventFeed(bus, runId);
     this.active.set(runId, { feed, cancel: (reason) => controller.abort(reason) });
-    const result = (async () => {
+    const started = (async () => {
       try {
         await how.begin();
+      } catch (error) {
+        this.active.delete(runId);
+        feed.close();
+        signal?.removeEventListener('abort', onAbort);
+        throw error;
+      }
+    })();
+    const result = (async () => {
+      await started;
+      try {
         let recorder: RunRecorder;
         try {
           recorder = await RunRecorder.open(bus, runId, logFile, store, { recorded: how.recorded, ...(fanOut === undefined ? {} : { committed: (events) => publishCommitted(fanOut, runId, events) }) });
@@ -291,7 +322,7 @@ export class RunService {
         }
         const emitter = createRunEmitter(bus, runId, Math.max(-1, ...how.recorded.map((event) => event.seq)) + 1);
         // The one pre-call seam: every model call of the run passes its own limits, then the installation's checks.
-        const meter = new CostMeter(runId, carriedTotals(how.recorded), { userId, checks: [runLimitsCheck(controller.signal), ...(this.options.modelCallChecks ?? [])] });
+        const meter = new CostMeter(runId, carriedTotals(how.recorded), { ...by, checks: [runLimitsCheck(controller.signal), ...(this.options.modelCallChecks ?? [])] });
         const persistence: LoopPersistence = {
           commitEvents: () => recorder.commit(),
           // The state is serialized now, as it is. Should it commit before the events it follows and the
@@ -320,6 +351,7 @@ export class RunService {
       logFile,
       events: (fromSeq = 0) => feed.from(fromSeq),
       cancel: (reason = 'cancelled') => controller.abort(reason),
+      started,
       result,
     };
   }
@@ -400,5 +432,6 @@ function carriedTotals(recorded: readonly ForgeEvent[]): CostTotals {
     llmCalls: calls.length,
     tokens: { input: calls.reduce((sum, call) => sum + call.tokens.input, 0), output: calls.reduce((sum, call) => sum + call.tokens.output, 0) },
     costUsd: calls.reduce<number | null>((sum, call) => addCosts(sum, call.cost_usd), 0),
+    pricedCostUsd: calls.reduce((sum, call) => sum + (call.cost_usd ?? 0), 0),
   };
 }

@@ -44,6 +44,8 @@ export interface RunSkillOptions {
   readonly match?: { readonly reason: string };
   /** The account the replay's run belongs to; none for the CLI's. */
   readonly userId?: string | null;
+  /** The service key that asked for the replay, when one did: its quota counts the run. */
+  readonly apiKeyId?: string | null;
   /** The run's own policy rules (they only tighten), as for `runTask`. */
   readonly policyRules?: readonly unknown[];
 }
@@ -96,6 +98,7 @@ export async function runSkill(runtime: ForgeRuntime, options: RunSkillOptions):
     task: runtime.redactor.redactText(options.extractFrom?.task ?? `skill ${document.name}: ${replayTaskText(document, options.inputs)}`),
     model: rescueModel?.slug ?? 'none',
     userId: options.userId ?? null,
+    apiKeyId: options.apiKeyId ?? null,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     execute: async ({ runId, emitter, meter, signal }): Promise<SkillReplayResult> => {
       await saveRunPolicy(runtime, runId, policyRules, options.userId);

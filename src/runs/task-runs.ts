@@ -51,6 +51,8 @@ export interface RunTaskOptions {
   readonly approvals?: ApprovalGate;
   /** The account the run (and a new conversation) belongs to; none for the CLI's runs. */
   readonly userId?: string | null;
+  /** The service key that asked for the run, when one did: its quota counts the run. */
+  readonly apiKeyId?: string | null;
   /**
    * The run's own policy rules (`forge run --block`, `--require-approval`), saved as the `run:<id>`
    * scope before its first call: they only tighten what the installation decided, and survive a resume.
@@ -118,6 +120,7 @@ export async function startTask(runtime: ForgeRuntime, options: RunTaskOptions):
     model: model.slug,
     conversationId: conversation.id,
     userId: options.userId ?? null,
+    apiKeyId: options.apiKeyId ?? null,
     ...(options.agent === undefined ? {} : { agent: options.agent.pin }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.queuedRunId === undefined ? {} : { queuedRunId: options.queuedRunId }),

@@ -26,7 +26,7 @@ import {
   agentRunRequestSchema,
   agentYamlRequestSchema,
 } from './agent-schemas.js';
-import { newRecordOwner } from './owned-records.js';
+import { newRecordOwner, requestApiKey } from './owned-records.js';
 import { refuseWhileShuttingDown, startedRunAnswer } from './started-runs.js';
 
 /**
@@ -203,6 +203,7 @@ export const agentRoutes: readonly ApiRoute[] = [
           agent: context.params['agent']!,
           task: body.task,
           userId: newRecordOwner(context),
+          apiKeyId: requestApiKey(context),
           ...(body.params === undefined ? {} : { params: body.params }),
           ...(body.model === undefined ? {} : { model: body.model }),
         }),

@@ -30,7 +30,7 @@ import {
 import { accountRoutes } from './account-routes.js';
 import { agentRoutes } from './agent-routes.js';
 import { ApiError, type ApiRoute } from './api-route.js';
-import { newRecordOwner, ownedApprovals, requireOwnedConversation, requireOwnedRun } from './owned-records.js';
+import { newRecordOwner, ownedApprovals, requestApiKey, requireOwnedConversation, requireOwnedRun } from './owned-records.js';
 import { marketplaceRoutes } from './marketplace-routes.js';
 import { providerKeyRoutes } from './provider-key-routes.js';
 import { skillRoutes } from './skill-routes.js';
@@ -39,6 +39,7 @@ import { toolRoutes } from './tool-routes.js';
 import { policyRoutes } from './policy-routes.js';
 import { refuseWhileShuttingDown, startedRunAnswer } from './started-runs.js';
 import { usageRoutes } from './usage-routes.js';
+import { quotaRoutes } from './quota-routes.js';
 import { runEventStream } from './run-event-stream.js';
 
 export { ApiError, type ApiRoute, type RouteContext } from './api-route.js';
@@ -102,6 +103,7 @@ export const apiRoutes: readonly ApiRoute[] = [
           kind: 'task',
           task: body.task,
           userId: newRecordOwner(context),
+          apiKeyId: requestApiKey(context),
           ...(body.model === undefined ? {} : { model: body.model }),
           ...(body.tools === undefined ? {} : { tools: body.tools }),
           ...(body.conversation_id === undefined ? {} : { conversationId: body.conversation_id }),
@@ -253,6 +255,7 @@ export const apiRoutes: readonly ApiRoute[] = [
       const common = {
         task: body.content,
         userId: newRecordOwner(context),
+        apiKeyId: requestApiKey(context),
         conversationId: conversation.id,
         ...(body.model === undefined ? {} : { model: body.model }),
       };
@@ -333,5 +336,6 @@ export const apiRoutes: readonly ApiRoute[] = [
   ...toolRoutes,
   ...installationRoutes,
   ...usageRoutes,
+  ...quotaRoutes,
 ];
 

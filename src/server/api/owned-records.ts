@@ -39,6 +39,11 @@ export function newRecordOwner(context: RouteContext): string | null {
   return context.principal?.via === 'operator' ? null : (context.principal?.userId ?? null);
 }
 
+/** The service key a request came with, when it came with one: its quota counts the runs it starts. */
+export function requestApiKey(context: RouteContext): string | null {
+  return context.principal?.via === 'api-key' ? context.principal.credentialId : null;
+}
+
 /**
  * The signed-in account a per-account route acts for; `AccountsNotEnabled` (404) on a server without
  * accounts, where `what` says what the route keeps per account.

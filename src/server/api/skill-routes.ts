@@ -3,7 +3,7 @@ import { parseSkillDocument, SkillConflictError } from '../../skills/index.js';
 import { dispatchSkillReplay } from '../../compose/index.js';
 import type { SkillDocument } from '../../skills/index.js';
 import type { ApiRoute, RouteContext } from './api-route.js';
-import { errorView, newRecordOwner, requireOwnedRun } from './owned-records.js';
+import { errorView, newRecordOwner, requestApiKey, requireOwnedRun } from './owned-records.js';
 import {
   importSkillRequestSchema,
   runSkillRequestSchema,
@@ -85,6 +85,7 @@ export const skillRoutes: readonly ApiRoute[] = [
           ...(body.dry_run === true ? { dryRun: true } : {}),
           ...(body.mode === undefined ? {} : { mode: body.mode }),
           userId: newRecordOwner(context),
+          apiKeyId: requestApiKey(context),
         },
         context.request.signal,
       );
