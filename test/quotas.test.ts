@@ -34,7 +34,7 @@ describe('quotas per account and per key', () => {
   let benId: string;
   /** Holds every `hold` tool call until the test releases it: ann's runs stay running meanwhile. */
   let release: () => void = () => undefined;
-  let held = new Promise<void>((resolve) => (release = resolve));
+  const held = new Promise<void>((resolve) => (release = resolve));
 
   beforeAll(async () => {
     await mock.start();

@@ -301,7 +301,7 @@ export class RunService {
     else signal?.addEventListener('abort', onAbort, { once: true });
     const feed = new RunEventFeed(bus, runId);
     this.active.set(runId, { feed, cancel: (reason) => controller.abort(reason) });
-    const started = (async () => {
+    const admitted = (async () => {
       try {
         await how.begin();
       } catch (error) {
@@ -312,7 +312,7 @@ export class RunService {
       }
     })();
     const result = (async () => {
-      await started;
+      await admitted;
       try {
         let recorder: RunRecorder;
         try {
@@ -334,7 +334,7 @@ export class RunService {
         };
         const started = performance.now();
         try {
-          return await how.execute({ runId, userId, emitter, meter, signal: controller.signal, logFile, persistence });
+          return await how.execute({ runId, userId: by.userId, emitter, meter, signal: controller.signal, logFile, persistence });
         } catch (error) {
           // Work that throws has not ended its run: it ends here, failed, with the error, so it is never left running.
           if (!feed.ended) finishRun(emitter, meter, { status: 'failed', haltReason: 'error', answer: null, error: describeError(error), startedAt: started });
@@ -353,7 +353,7 @@ export class RunService {
       logFile,
       events: (fromSeq = 0) => feed.from(fromSeq),
       cancel: (reason = 'cancelled') => controller.abort(reason),
-      started,
+      started: admitted,
       result,
     };
   }
