@@ -297,7 +297,7 @@ export class RunService {
     const { store, owner } = this.options;
     const run = await this.get(runId);
     if (run.status !== 'waiting' || !(await store.runs.claim(run.id, owner, ['waiting']))) return false;
-    const handle = this.launch(run.id, run.logFile ?? runLogPath(this.options.home, run.id), undefined, run.userId, {
+    const handle = this.launch(run.id, run.logFile ?? runLogPath(this.options.home, run.id), undefined, { userId: run.userId, apiKeyId: run.apiKeyId }, {
       begin: async () => undefined,
       recorded: await store.events.list(run.id),
       execute: async (active) => finishRun(active.emitter, active.meter, { status: 'failed', haltReason: 'interrupted', answer: null, error, startedAt: performance.now() }),
