@@ -15,7 +15,7 @@ import { installationSecretBox, openStore } from '../adapters/store/index.js';
 import { Toolbox, registerPromotedTools, toolboxFolder, type ToolboxEntryError, type ToolboxManifestMigration } from '../synthesis/toolbox/index.js';
 import { createBuiltinTools, searchConfigFromEnv } from '../tools/builtins/index.js';
 import { ToolRegistry } from '../tools/index.js';
-import { closeOptionalTools, createOptionalTools } from '../tools/optional-tools.js';
+import { closeOptionalTools, createOptionalTools, releaseRunOfTools } from '../tools/optional-tools.js';
 import { McpConnectionManager, type ReconnectBackoff, type StdioPermission } from '../tools/mcp/index.js';
 import { createGuardedFetch, createGuardedStreamFetch, parseAllowHosts, parseResolveEntries } from '../security/index.js';
 import { FORGE_VERSION } from '../version.js';
@@ -193,6 +193,7 @@ export async function createRuntime(parts: RuntimeParts = {}): Promise<ForgeRunt
       ...(fanOut === undefined ? {} : { fanOut }),
       // Every run's model calls pass its account's and key's daily quotas, then what the caller plugs in.
       modelCallChecks: [quotaCheck(store, { isPriced: (model) => priceOf(model) !== undefined }), ...(parts.modelCallChecks ?? [])],
+      releaseRun: (runId) => releaseRunOfTools(optionalTools, runId),
     });
     // A run a dead process left running is ended now, loudly, never left running for ever.
     await runs.endInterruptedRuns();
