@@ -27,6 +27,7 @@ describe('agent definitions: fields and defaults', () => {
       tools: {},
       mcp_servers: {},
       toolbox: false,
+      workspace: 'account',
       mode: 'agent',
       memory: { history_limit: 20, attachments: false, auto_bookmark_urls: false },
       parameters: [{ name: 'topic', type: 'text', required: false, description: '' }],
@@ -217,7 +218,7 @@ describe('agent definitions: forms', () => {
     expect(undescribed).toEqual([]);
     expect(schema.title).toBe('Agent definition');
     expect(Object.keys(schema.properties ?? {})).toEqual([
-      'version', 'name', 'slug', 'description', 'icon', 'tags', 'model', 'tools', 'mcp_servers', 'toolbox', 'mode', 'memory', 'parameters', 'outputs', 'skills', 'system_prompt', 'preamble', 'postamble',
+      'version', 'name', 'slug', 'description', 'icon', 'tags', 'model', 'tools', 'mcp_servers', 'toolbox', 'workspace', 'mode', 'memory', 'parameters', 'outputs', 'skills', 'system_prompt', 'preamble', 'postamble',
     ]);
     expect((schema as { required?: string[] }).required).toEqual(['version', 'name', 'slug', 'system_prompt']);
   });

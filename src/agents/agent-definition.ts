@@ -139,6 +139,13 @@ const agentDefinitionShape = z
       .default({})
       .meta({ title: 'MCP servers', description: 'Per MCP server name: the access of all its tools (mcp__<server>__*); an entry in tools for one of them is more specific and wins.' }),
     toolbox: z.boolean().default(false).meta({ title: 'Toolbox', description: 'Also offer every verified toolbox tool (synthesized tools, now and later) unless tools disables it.' }),
+    workspace: z
+      .enum(['account', 'agent'])
+      .default('account')
+      .meta({
+        title: 'Workspace',
+        description: "Where its workspace tools (files, git, shell) work: account: the folder of the account that runs it (shared by that account's runs); agent: a folder of the agent's own inside it.",
+      }),
     mode: z
       .enum(['agent', 'converge'])
       .default('agent')

@@ -80,11 +80,9 @@ describe('validateAgentOutput: several outputs, one JSON object', () => {
   });
 
   it('stays linear on a long reply full of braces: never closed, or nested 100,000 deep', () => {
-    const started = performance.now();
     expect(validateAgentOutput(report, `${'{ '.repeat(100_000)}no JSON here`)).toMatchObject({ ok: false, errors: [expect.stringContaining('the { at character 1 is never closed')] });
     expect(validateAgentOutput(report, `${'{'.repeat(100_000)}${'}'.repeat(100_000)}`).ok).toBe(false);
-    // Quadratic, either would take minutes.
-    expect(performance.now() - started).toBeLessThan(2000);
+    // Quadratic, either would take minutes: the test's own timeout fails it.
   });
 });
 

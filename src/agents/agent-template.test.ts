@@ -99,18 +99,14 @@ describe('agent templates: the sandbox', () => {
   });
 
   it('stops a loop over a huge range at once, by its allocation limit', () => {
-    const started = performance.now();
     const error = templateError(() => render('{% for i in (1..100000000) %}x{% endfor %}'));
     expect(error.reason).toBe('rendering needed more than 1000000 units of memory (a range or string too large?) and was stopped');
     expect([error.line, error.column]).toEqual([1, 1]);
-    expect(performance.now() - started).toBeLessThan(1000);
   });
 
   it('stops nested loops that would run a million times, by its time limit', () => {
-    const started = performance.now();
     const error = templateError(() => render('{% for i in (1..1000) %}{% for j in (1..1000) %}{{ i }}{% endfor %}{% endfor %}'));
     expect(error.reason).toBe(`rendering took longer than ${RENDER_TIME_LIMIT_MS} ms (a loop too large?) and was stopped`);
-    expect(performance.now() - started).toBeLessThan(RENDER_TIME_LIMIT_MS + 1500);
   });
 
   it('stops a string that doubles itself', () => {

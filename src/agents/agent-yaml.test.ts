@@ -150,7 +150,7 @@ describe('agent YAML: round trip', () => {
     const text = exportAgentYaml(importAgentYaml(corpus('v1-researcher.yaml')));
     expect(text).toContain('system_prompt: |\n  Research {{ params.topic }}.\n');
     const topLevel = text.split('\n').filter((line) => /^[a-z_]+:/.test(line)).map((line) => line.split(':')[0]);
-    expect(topLevel).toEqual(['version', 'name', 'slug', 'description', 'icon', 'tags', 'model', 'tools', 'mcp_servers', 'toolbox', 'mode', 'memory', 'parameters', 'outputs', 'skills', 'system_prompt', 'preamble', 'postamble']);
+    expect(topLevel).toEqual(['version', 'name', 'slug', 'description', 'icon', 'tags', 'model', 'tools', 'mcp_servers', 'toolbox', 'workspace', 'mode', 'memory', 'parameters', 'outputs', 'skills', 'system_prompt', 'preamble', 'postamble']);
   });
 });
 

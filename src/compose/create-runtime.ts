@@ -147,7 +147,7 @@ export async function createRuntime(parts: RuntimeParts = {}): Promise<ForgeRunt
   const fetch = createGuardedFetch(destinations);
   const registry = new ToolRegistry();
   for (const tool of createBuiltinTools(searchConfigFromEnv(config.env))) registry.register(tool);
-  const optionalTools = createOptionalTools(config.enabledToolGroups, { workspace: config.workspace, fetch, env: config.env, server: parts.server === true });
+  const optionalTools = createOptionalTools(config.enabledToolGroups, { workspace: config.workspace, home: config.home, fetch, env: config.env, server: parts.server === true });
   for (const tool of optionalTools) registry.register(tool);
   const redactor = parts.redactor ?? new SecretRedactor();
   for (const secret of secretsFromEnvironment(config.env)) redactor.add(secret);

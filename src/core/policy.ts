@@ -13,6 +13,8 @@ export interface PolicyRequest {
    * (`agent:<slug>`, `deployment:<id>`), broadest first. The run's scope (`run:<runId>`) always applies.
    */
   readonly scopes?: readonly string[];
+  /** The folder the call's workspace tools work in (the run's): relative paths in `outside` conditions are taken from it; default the installation's. */
+  readonly workspace?: string;
 }
 
 export interface PolicyVerdict {

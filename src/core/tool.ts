@@ -30,6 +30,11 @@ export interface ToolContext {
    */
   readonly workspace?: string;
   /**
+   * The account the run belongs to; absent for the operator's runs (the CLI, a server without
+   * accounts). What the installation shares between accounts is divided by it (the browser's contexts).
+   */
+  readonly accountId?: string;
+  /**
    * Shows lines the tool logged to the person watching the run (a sandboxed tool's `forge.log`): the
    * dispatch choke point records them as one `tool-log` event before the call's result. The model never
    * sees them. Absent outside a dispatched call.

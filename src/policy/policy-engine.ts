@@ -63,7 +63,7 @@ export class PolicyEngine implements Policy {
   }
 
   /** The verdict with its steps, and the layers it was decided from. */
-  async evaluate(request: Pick<PolicyRequest, 'runId' | 'tool' | 'risk' | 'input' | 'scopes'>): Promise<PolicyEvaluation & { readonly layers: readonly PolicyLayer[] }> {
+  async evaluate(request: Pick<PolicyRequest, 'runId' | 'tool' | 'risk' | 'input' | 'scopes' | 'workspace'>): Promise<PolicyEvaluation & { readonly layers: readonly PolicyLayer[] }> {
     const scopes = [INSTALLATION_SCOPE, ...(request.scopes ?? []), ...(request.runId === '' ? [] : [runScope(request.runId)])];
     const cached = await this.scopes(scopes);
     const broken = cached.find((scope) => scope.broken !== undefined);
@@ -72,7 +72,7 @@ export class PolicyEngine implements Policy {
       const reason = `${broken.broken}; calls it governs are blocked until it is fixed`;
       return { verdict: { decision: 'block', reason, rule: 'invalid stored policy' }, trace: [reason], layers };
     }
-    return { ...evaluatePolicy(layers, request, this.options.workspace), layers };
+    return { ...evaluatePolicy(layers, request, request.workspace ?? this.options.workspace), layers };
   }
 
   /** The tools the configuration sends for approval (FORGE_REQUIRE_APPROVAL). */

@@ -14,6 +14,8 @@ export interface AgentLoopSettings {
   readonly checkAnswer?: (answer: string) => { readonly retryMessage: string; readonly error: Error } | undefined;
   /** The version's temperature and max tokens. */
   readonly modelSettings?: ModelSettings;
+  /** The version keeps a workspace of its own (`workspace: agent`): its runs work in the agent's folder inside the account's. */
+  readonly ownWorkspace?: boolean;
 }
 
 /** The loop settings of one agent version. */
@@ -29,6 +31,7 @@ export async function agentLoopSettings(pin: AgentPin, definition: AgentDefiniti
     policyScopes: agentRunScopes(pin),
     ...(checkAnswer === undefined ? {} : { checkAnswer }),
     ...(Object.keys(modelSettings).length === 0 ? {} : { modelSettings }),
+    ...(definition.workspace === 'agent' ? { ownWorkspace: true } : {}),
   };
 }
 

@@ -18,6 +18,8 @@ export function newRunId(): string {
 /** What a run's work is given: its id, where its events go, what counts its model calls, its cancel signal, and its checkpoints. */
 export interface ActiveRun {
   readonly runId: string;
+  /** The account the run belongs to (its owner); null for the operator's runs. */
+  readonly userId: string | null;
   readonly emitter: RunEmitter;
   readonly meter: CostMeter;
   readonly signal: AbortSignal;
@@ -301,7 +303,7 @@ export class RunService {
         };
         const started = performance.now();
         try {
-          return await how.execute({ runId, emitter, meter, signal: controller.signal, logFile, persistence });
+          return await how.execute({ runId, userId, emitter, meter, signal: controller.signal, logFile, persistence });
         } catch (error) {
           // Work that throws has not ended its run: it ends here, failed, with the error, so it is never left running.
           if (!feed.ended) finishRun(emitter, meter, { status: 'failed', haltReason: 'error', answer: null, error: describeError(error), startedAt: started });

@@ -17,6 +17,7 @@ import { runTask, type RunTaskOptions, type RunTaskResult } from './task-runs.js
 import { runCredentials } from './run-credentials.js';
 import { saveRunPolicy, validRunRules } from './run-policy.js';
 import { resolveRuntimeModel } from './runtime-model.js';
+import { runToolContext } from './run-tool-context.js';
 
 export interface RunSkillOptions {
   /** A stored skill's id, name or `name@n`, or a document in hand. */
@@ -101,7 +102,7 @@ export async function runSkill(runtime: ForgeRuntime, options: RunSkillOptions):
     model: rescueModel?.slug ?? 'none',
     userId: options.userId ?? null,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
-    execute: async ({ runId, emitter, meter, signal }): Promise<SkillReplayResult> => {
+    execute: async ({ runId, userId, emitter, meter, signal }): Promise<SkillReplayResult> => {
       await saveRunPolicy(runtime, runId, policyRules, options.userId);
       const utility = (model: ResolvedModel | undefined): UtilityModel | undefined => (model === undefined ? undefined : createUtilityModel(model, meter, emitter.emit));
       let inputs = options.inputs;
@@ -123,7 +124,7 @@ export async function runSkill(runtime: ForgeRuntime, options: RunSkillOptions):
         approvals: runtime.approvals,
         emitter,
         meter,
-        toolContext: { fetch: runtime.fetch, utilityModel: undefined },
+        toolContext: { ...runToolContext(runtime, { userId }), utilityModel: undefined },
         callGuards: runtime.config.callGuards,
         ...(options.request === undefined ? {} : { request: options.request }),
         ...(options.dryRun === true ? { dryRun: true } : {}),

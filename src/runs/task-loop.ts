@@ -8,6 +8,7 @@ import { toStoredMessage } from '../conversations/conversation-messages.js';
 import type { ForgeRuntime } from './task-runs.js';
 import { resolveRuntimeModel } from './runtime-model.js';
 import type { AgentLoopSettings } from './agent-loop-settings.js';
+import { runToolContext } from './run-tool-context.js';
 
 /** What a task's loop needs besides its run: the same whether it starts or resumes. */
 export interface TaskLoopSpec {
@@ -54,7 +55,7 @@ export async function executeTaskLoop(runtime: ForgeRuntime, run: ActiveRun, spe
     ...(spec.agent?.checkAnswer === undefined ? {} : { checkAnswer: spec.agent.checkAnswer }),
     ...(spec.agent?.modelSettings === undefined ? {} : { modelSettings: spec.agent.modelSettings }),
     approvals: spec.approvals ?? runtime.approvals,
-    toolContext: { fetch: runtime.fetch, utilityModel: createUtilityModel(spec.model, run.meter, run.emitter.emit) },
+    toolContext: { ...runToolContext(runtime, run, spec.agent?.ownWorkspace === true ? { agentSlug: spec.agent.pin.slug } : {}), utilityModel: createUtilityModel(spec.model, run.meter, run.emitter.emit) },
     callGuards: config.callGuards,
     ...(spec.system === undefined ? {} : { system: spec.system }),
     signal: run.signal,

@@ -2,6 +2,7 @@ import { finishRun, type RunSummary } from '../engine/index.js';
 import type { ErrorInfo } from '../core/index.js';
 import { CallGuards, dispatchToolCall, type DispatchOutcome } from '../tools/index.js';
 import type { ForgeRuntime } from '../compose/create-runtime.js';
+import { runToolContext } from './run-tool-context.js';
 
 export interface CallToolOptions {
   readonly name: string;
@@ -31,7 +32,7 @@ export async function callTool(runtime: ForgeRuntime, options: CallToolOptions):
     model: 'none',
     userId: options.userId ?? null,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
-    execute: async ({ runId, emitter, meter, signal, logFile }) => {
+    execute: async ({ runId, userId, emitter, meter, signal, logFile }) => {
       const started = performance.now();
       emitter.emit({ type: 'run-start', task: `tool ${options.name}`, model: 'none', max_iterations: 1, conversation_id: null, tools: [options.name] });
       outcome = await dispatchToolCall(
@@ -41,7 +42,7 @@ export async function callTool(runtime: ForgeRuntime, options: CallToolOptions):
           policy: runtime.policy,
           approvals: runtime.approvals,
           emitter,
-          context: { runId, signal, fetch: runtime.fetch, utilityModel: undefined },
+          context: { ...runToolContext(runtime, { userId }), runId, signal, utilityModel: undefined },
           guards: new CallGuards(runtime.config.callGuards),
         },
       );

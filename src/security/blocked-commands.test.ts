@@ -89,8 +89,7 @@ describe('blocked shell commands', () => {
 
   it('answers in linear time on the longest command a call may carry', () => {
     const adversarial = [`rm ${'-r '.repeat(10_000)}x`, `curl ${'| '.repeat(15_000)}x`, `sudo ${'env '.repeat(8_000)}x`, `f() { ${'a'.repeat(32_000)}`];
-    const started = performance.now();
+    // A backtracking pattern would take minutes on these: the test's own timeout fails it.
     for (const command of adversarial) expect(blockedPatternOf(command), command.slice(0, 20)).toBeUndefined();
-    expect(performance.now() - started).toBeLessThan(5_000);
   });
 });

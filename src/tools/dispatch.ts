@@ -22,7 +22,6 @@ import { canonicalJson } from '../core/canonical-json.js';
 import type { CallGuards } from './call-guards/index.js';
 import { DEFAULT_OUTPUT_LIMIT, capToolOutput } from './result-cap.js';
 import type { ToolSet } from './tool-set.js';
-import { defangBoundaryTags } from '../security/defang-boundary-tags.js';
 import { wrapUntrusted } from '../security/untrusted-content.js';
 
 export interface DispatchRequest {
@@ -97,14 +96,21 @@ function serialize(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** An error name shown outside the boundary: a class name such as `NetworkBlockedError`, or plain `Error`. */
+const plainErrorName = /^[A-Z][A-Za-z]{0,63}$/;
+
 /**
- * A failure as the model reads it. The message is capped like a result; when it is an external tool's
- * own failure (its text, or validation against the schema it brought) it is wrapped as untrusted exactly
- * like its results, and the hint, which Forge wrote, stays outside the boundary.
+ * A failure as the model reads it. The message is capped like a result. When it is an external tool's
+ * own failure (its text, or validation against the schema it brought) everything but the error's class
+ * name goes inside the untrusted-content boundary, exactly like its results: the message and the hint
+ * too, since a hint Forge wrote may still quote what the outside said (the host name of a redirect the
+ * guard refused, say), and a name that is not a plain class name is shown as `Error`.
  */
 function errorForModel(error: ErrorInfo, source: string | undefined): string {
-  const hint = error.hint === undefined ? '' : `\nHint: ${source === undefined ? error.hint : defangBoundaryTags(error.hint)}`;
-  return source === undefined ? `Error (${error.name}): ${error.message}${hint}` : `Error (${error.name}):\n${wrapUntrusted(source, error.message)}${hint}`;
+  const hint = error.hint === undefined ? '' : `\nHint: ${error.hint}`;
+  if (source === undefined) return `Error (${error.name}): ${error.message}${hint}`;
+  const name = plainErrorName.test(error.name) ? error.name : 'Error';
+  return `Error (${name}):\n${wrapUntrusted(source, `${name === error.name ? '' : `${error.name}: `}${error.message}${hint}`)}`;
 }
 
 /**
@@ -137,7 +143,8 @@ async function authorize(tool: AnyTool, input: unknown, request: DispatchRequest
     input,
     ...(environment.policyScopes === undefined ? {} : { scopes: environment.policyScopes }),
   };
-  const verdict = await environment.policy.decide(policyRequest);
+  // The run's own workspace judges relative paths; it is not part of what an approval is asked about.
+  const verdict = await environment.policy.decide({ ...policyRequest, ...(environment.context.workspace === undefined ? {} : { workspace: environment.context.workspace }) });
   environment.emitter.emit({ type: 'policy-decision', call_id: request.callId, tool: tool.name, decision: verdict.decision, reason: verdict.reason, rule: verdict.rule ?? 'policy' });
   if (verdict.decision === 'block') throw new PolicyBlockedError(tool.name, verdict.reason);
   if (verdict.decision !== 'require_approval') return;
@@ -171,7 +178,8 @@ async function authorize(tool: AnyTool, input: unknown, request: DispatchRequest
  * call, turns the result into text, wraps external content as untrusted and caps what the model sees.
  * Failures are treated like results: the message is capped at the same limit, and an external tool's
  * failure is wrapped as untrusted too (its text came from the outside world as surely as its results
- * do); only Forge's own refusals (policy, approval, cancellation) are not. Never throws: failures come
+ * do), its hint and its error name included; only Forge's own refusals (policy, approval, cancellation)
+ * are not. Never throws: failures come
  * back as an outcome with `ok: false` and a `tool-error` event, so a model can read and correct them.
  */
 export async function dispatchToolCall(request: DispatchRequest, environment: DispatchEnvironment): Promise<DispatchOutcome> {

@@ -1,6 +1,7 @@
 export { dispatchToolCall, inputDigest, recordedOutcome, type DispatchEnvironment, type DispatchOutcome, type DispatchRequest } from './dispatch.js';
 export { CallGuards, DEFAULT_CALL_GUARD_SETTINGS, type CallGuardOptions, type CallGuardSettings, type Clock } from './call-guards/index.js';
 export { ToolRegistry } from './registry.js';
+export { runWorkspace } from './workspace-folder.js';
 export { ToolSet } from './tool-set.js';
 export type { JsonSchema, ToolSpecification } from './tool-specification.js';
 export { DEFAULT_OUTPUT_LIMIT, capToolOutput, type CappedText } from './result-cap.js';

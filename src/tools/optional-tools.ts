@@ -9,6 +9,8 @@ import type { OptionalToolGroup } from './tool-groups.js';
 export interface OptionalToolOptions {
   /** The installation's workspace folder (a run's `context.workspace` overrides it). */
   readonly workspace: string;
+  /** FORGE_HOME: kept out of sight of isolated shell commands. */
+  readonly home?: string;
   /** The SSRF-guarded fetch, for tools that reach the network (the browser routes every request through it). */
   readonly fetch: GuardedFetch;
   readonly env: Readonly<Record<string, string | undefined>>;

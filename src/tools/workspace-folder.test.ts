@@ -2,7 +2,7 @@ import { mkdtemp, realpath, rm, stat, symlink, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ensureWorkspace, workspaceOf, WorkspaceFolderError } from './workspace-folder.js';
+import { ensureWorkspace, runWorkspace, workspaceOf, WorkspaceFolderError } from './workspace-folder.js';
 
 let base: string;
 
@@ -46,5 +46,20 @@ describe('ensureWorkspace', () => {
     expect((error as WorkspaceFolderError).message).toMatch(/is not a folder/);
     expect((error as WorkspaceFolderError).hint).toMatch(/FORGE_WORKSPACE/);
     await expect(ensureWorkspace(join(base, 'file', 'below'))).rejects.toThrow(/is not a folder/);
+  });
+});
+
+describe('runWorkspace', () => {
+  it("gives an account's runs a folder of their own under the root, an agent that keeps one its own inside it, and the operator the root", () => {
+    expect(runWorkspace('/srv/ws', { accountId: null })).toBe('/srv/ws');
+    expect(runWorkspace('/srv/ws', { accountId: '6f1c2d3e-0a1b-4c5d-8e9f-a0b1c2d3e4f5' })).toBe('/srv/ws/accounts/6f1c2d3e-0a1b-4c5d-8e9f-a0b1c2d3e4f5');
+    expect(runWorkspace('/srv/ws', { accountId: 'acct', agentSlug: 'researcher' })).toBe('/srv/ws/accounts/acct/agents/researcher');
+    expect(runWorkspace('/srv/ws', { accountId: null, agentSlug: 'researcher' })).toBe('/srv/ws/agents/researcher');
+  });
+
+  it('refuses an id that would name a path instead of one folder', () => {
+    for (const accountId of ['..', '.', 'a/b', '../other', '', 'a\0b']) {
+      expect(() => runWorkspace('/srv/ws', { accountId }), JSON.stringify(accountId)).toThrow(WorkspaceFolderError);
+    }
   });
 });

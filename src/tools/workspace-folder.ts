@@ -1,5 +1,5 @@
 import { mkdir, realpath, stat } from 'node:fs/promises';
-import { isAbsolute } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { ForgeError, type ToolContext } from '../core/index.js';
 
 /** The workspace folder of the workspace tools (files, git, shell) is unusable: not absolute, or not a folder. */
@@ -44,4 +44,23 @@ export async function ensureWorkspace(folder: string): Promise<string> {
     if (code === 'EEXIST' || code === 'ENOTDIR') throw new WorkspaceFolderError(folder, 'is not a folder (a file is in its place).');
     throw new WorkspaceFolderError(folder, `cannot be created or opened (${typeof code === 'string' ? code : 'unknown error'}).`);
   }
+}
+
+/** What an account or agent id must look like to name a folder: never a path, never `.` or `..`. */
+const FOLDER_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+
+/**
+ * The workspace of a run: the installation's `root` for the operator's runs (the CLI, a server
+ * without accounts), `root/accounts/<account id>` for an account's, so no account's files are in
+ * another's; an agent whose definition keeps its own workspace works in `agents/<slug>` under that.
+ * The workspace tools are jailed to it, and the shell sees no other account's folder.
+ */
+export function runWorkspace(root: string, owner: { readonly accountId: string | null; readonly agentSlug?: string }): string {
+  const account = owner.accountId === null ? root : join(root, 'accounts', folderName(owner.accountId, 'account id'));
+  return owner.agentSlug === undefined ? account : join(account, 'agents', folderName(owner.agentSlug, 'agent slug'));
+}
+
+function folderName(name: string, what: string): string {
+  if (!FOLDER_NAME_PATTERN.test(name)) throw new WorkspaceFolderError(name, `is not an ${what} that can name a workspace folder.`);
+  return name;
 }

@@ -151,6 +151,12 @@ function Shell({ session, section, children }: { session: Session; section: stri
               </Link>
             </li>
           ))}
+          <li>
+            {/* The API reference is served by forge serve itself, outside this app: a full page load. */}
+            <a href="/docs/api" className="block rounded-md px-2 py-1.5 text-sm font-medium text-stone-800 hover:bg-stone-100 dark:text-stone-200 dark:hover:bg-stone-800">
+              {t('nav.apiReference')}
+            </a>
+          </li>
         </ul>
         <div className="mt-4 flex flex-col gap-2 border-t border-stone-200 pt-3 dark:border-stone-800">
           <Preferences />

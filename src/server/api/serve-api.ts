@@ -5,7 +5,7 @@ import { ConfigurationError } from '../../core/index.js';
 import { secretKeySource } from '../../adapters/store/index.js';
 import { FORGE_VERSION } from '../../version.js';
 import { listenHttp, type HttpListener } from '../http/index.js';
-import { defaultWebRoot, WebApp } from '../web/index.js';
+import { ApiReference, defaultWebRoot, WebApp } from '../web/index.js';
 import { accountAuthenticator, operatorAuthenticator } from './authenticator.js';
 import type { AuthMode } from './api-route.js';
 import { createApi } from './create-api.js';
@@ -71,6 +71,7 @@ export async function serveApi(runtime: ForgeRuntime, options: ApiServerOptions 
   const api = getRequestListener(app.fetch);
   const webRoot = options.webRoot === undefined ? defaultWebRoot() : options.webRoot;
   const web = webRoot === null ? undefined : WebApp.open(webRoot);
+  const reference = new ApiReference();
   // The MCP SDK loads only when the endpoint is asked for.
   const mcp =
     options.mcp === undefined
@@ -97,6 +98,7 @@ export async function serveApi(runtime: ForgeRuntime, options: ApiServerOptions 
         }
         return mcp.handle(request, response);
       }
+      if (ApiReference.owns(pathname ?? '/')) return reference.serve(request, response, pathname ?? '/');
       if (webRoot !== null && WebApp.owns(pathname ?? '/')) {
         if (web === undefined) WebApp.notBuilt(request, response);
         else web.serve(request, response, pathname ?? '/');

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { runInSandbox } from './run-in-sandbox.js';
 import { closeIdleSandboxWorkers, sandboxWorkerStatistics, warmSandbox } from './sandbox-workers.js';
 import { MAXIMUM_WORKERS } from './worker-pool.js';
@@ -45,9 +45,11 @@ describe('the sandbox worker pool', () => {
     await closeIdleSandboxWorkers();
     const before = await sandboxWorkerStatistics();
     warmSandbox();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const after = await sandboxWorkerStatistics();
-    expect({ started: after.started - before.started, idle: after.idle, runs: after.runs - before.runs }).toEqual({ started: 1, idle: 1, runs: 0 });
+    // The spare worker is started in the background: wait until the pool reports it idle and ready.
+    await vi.waitFor(async () => {
+      const after = await sandboxWorkerStatistics();
+      expect({ started: after.started - before.started, idle: after.idle, runs: after.runs - before.runs }).toEqual({ started: 1, idle: 1, runs: 0 });
+    }, { timeout: 20_000, interval: 10 });
   });
 
   it('starts workers again after the idle ones were closed', async () => {

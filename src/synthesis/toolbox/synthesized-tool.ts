@@ -24,8 +24,8 @@ function riskOf(entry: ToolboxEntry): RiskLevel {
  * A promoted toolbox entry as an ordinary registry tool: dispatch validates its input against the zod
  * schema derived from the module's own JSON Schema, the policy judges it like any other tool, and every
  * call runs the verified source in a fresh sandbox with exactly its declared capabilities, fetching
- * through the run's guarded fetch. A tool that uses the network is `external`, so its output is
- * wrapped as untrusted; one that may fetch or write files is a `write` tool. What the guest wrote with
+ * through the run's guarded fetch. A tool that uses the network or reads files is `external`, so its
+ * output and its errors are wrapped as untrusted; one that may fetch or write files is a `write` tool. What the guest wrote with
  * `forge.log` goes to the run's watcher (`context.log`, a `tool-log` event), never to the model.
  */
 export function createSynthesizedTool(entry: ToolboxEntry, options: SynthesizedToolOptions): AnyTool {
@@ -37,7 +37,8 @@ export function createSynthesizedTool(entry: ToolboxEntry, options: SynthesizedT
     inputJsonSchema: entry.input_schema,
     risk: riskOf(entry),
     sideEffect: sideEffectOf(entry),
-    external: entry.capabilities.includes('fetch'),
+    // What it fetched or read from the workspace (a download, a cloned repository) came from outside, like file_read's.
+    external: entry.capabilities.includes('fetch') || entry.capabilities.includes('fs'),
     async execute(input, context) {
       const result = await runInSandbox({
         source: entry.source,

@@ -115,11 +115,9 @@ describe('the git tools in a real repository', () => {
     execFileSync('mkfifo', [join(base, 'blocking-include')]);
     await writeFile(join(workspace, '.git', 'config'), `[include]\n\tpath = ${join(base, 'blocking-include')}\n`, { flag: 'a' });
     const tools = createGitTools({ workspace, env: { PATH: process.env.PATH }, timeoutMs: 300 });
-    const started = performance.now();
     const error = await tools[0]!.execute({}, context).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(GitCommandError);
     expect((error as GitCommandError).message).toMatch(/git config did not finish: it was stopped after 300 ms/);
-    expect(performance.now() - started).toBeLessThan(5000);
   });
 
   it('stops git when the run is cancelled', async () => {

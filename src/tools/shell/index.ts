@@ -13,6 +13,6 @@ export { detectIsolationBoundary, type IsolationBoundary, type IsolationDetector
  * The `shell` group (FORGE_ENABLE_TOOLS=shell): the one `shell` tool, in the installation's workspace
  * unless a run sets its own, isolated as FORGE_SHELL_ISOLATION says.
  */
-export function createShellTools(options: Pick<OptionalToolOptions, 'workspace' | 'env' | 'server'>): AnyTool[] {
-  return [createShellTool({ workspace: options.workspace, isolation: shellIsolationSetting(options.env), server: options.server === true })];
+export function createShellTools(options: Pick<OptionalToolOptions, 'workspace' | 'home' | 'env' | 'server'>): AnyTool[] {
+  return [createShellTool({ workspace: options.workspace, ...(options.home === undefined ? {} : { home: options.home }), isolation: shellIsolationSetting(options.env), server: options.server === true })];
 }

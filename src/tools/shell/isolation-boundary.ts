@@ -16,6 +16,13 @@ export interface IsolatedCommand {
   readonly workspace: string;
   /** The real folder it starts in, inside the workspace. */
   readonly cwd: string;
+  /**
+   * Folders the command must not see at all, not even read-only (FORGE_HOME with its database and keys,
+   * the workspace root with the other accounts' folders): each is covered by an empty read-only tmpfs.
+   * The workspace stays reachable when it lies inside one of them; one inside the workspace is covered
+   * inside it too. Absent ones are passed over.
+   */
+  readonly hidden?: readonly string[];
 }
 
 /**
@@ -33,7 +40,10 @@ export interface IsolationBoundary {
 
 /**
  * Run by `/bin/sh` as root of a new user, mount and network namespace (`unshare -rnm`): `$1` the workspace,
- * `$2` the start folder, `$3` the command, then the mount points to make read-only. Mounts stay private
+ * `$2` the start folder, `$3` the command, then how many hidden folders outside the workspace follow and
+ * those (covered before the workspace is bound: it may lie inside one), how many inside it follow and
+ * those (covered after), then the mount points to make read-only (the covers among them: the workspace
+ * may first need a folder made in one). Mounts stay private
  * to the namespace. The workspace is bound again from a descriptor opened before /tmp is covered (it may
  * live under /tmp); `mount -c` takes the descriptor's path as it is. Any step failing ends it with 125
  * before the command runs. The command gets no capability, and cannot get one (bounding set empty, no new
@@ -41,6 +51,13 @@ export interface IsolationBoundary {
  */
 const UNSHARE_SETUP = `set -e
 ws="$1"; cwd="$2"; cmd="$3"; shift 3
+hide() {
+  count="$1"; shift
+  while [ "$count" -gt 0 ]; do
+    if [ -d "$1" ]; then mount -t tmpfs -o size=64k,mode=755 tmpfs "$1"; fi
+    shift; count=$((count - 1))
+  done
+}
 exec 8<"$ws"
 mount --make-rprivate /
 mount -t tmpfs -o mode=1777 tmpfs /tmp
@@ -51,9 +68,11 @@ for device in null zero full random urandom; do : > /tmp/.forge-dev/$device; mou
 ln -s /proc/self/fd /tmp/.forge-dev/fd; ln -s fd/0 /tmp/.forge-dev/stdin; ln -s fd/1 /tmp/.forge-dev/stdout; ln -s fd/2 /tmp/.forge-dev/stderr
 mkdir /tmp/.forge-dev/shm
 mount --move /tmp/.forge-dev /dev
+hide "$@"; shift $(($1 + 1))
 mkdir -p "$ws"
 mount -c --bind /proc/self/fd/8 "$ws"
 exec 8<&-
+hide "$@"; shift $(($1 + 1))
 for point in "$@"; do mount -c -o remount,bind,ro "$point"; done
 mount -c -o remount,bind,ro /dev
 cd "$cwd"
@@ -71,9 +90,12 @@ export const ISOLATION_SETUP_FAILED = 125;
 export function unshareBoundary(): IsolationBoundary {
   return {
     kind: 'unshare',
-    argv: async ({ command, workspace, cwd }) => {
-      const kept = (point: string) => !within(point, '/tmp') && !within(point, '/dev') && !within(point, '/run') && !within(point, workspace);
-      return ['unshare', '--user', '--map-root-user', '--net', '--mount', '--', '/bin/sh', '-c', UNSHARE_SETUP, 'forge-shell', workspace, cwd, command, ...(await mountPoints()).filter(kept)];
+    argv: async ({ command, workspace, cwd, hidden = [] }) => {
+      const covered = ['/tmp', '/dev', '/run', workspace, ...hidden];
+      const kept = (point: string) => !covered.some((folder) => within(point, folder));
+      const { outer, inner } = coveredFolders(hidden, workspace);
+      const covers = [...outer.filter((folder) => !['/tmp', '/dev', '/run'].some((replaced) => within(folder, replaced))), ...inner];
+      return ['unshare', '--user', '--map-root-user', '--net', '--mount', '--', '/bin/sh', '-c', UNSHARE_SETUP, 'forge-shell', workspace, cwd, command, String(outer.length), ...outer, String(inner.length), ...inner, ...(await mountPoints()).filter(kept), ...covers];
     },
   };
 }
@@ -82,7 +104,7 @@ export function unshareBoundary(): IsolationBoundary {
 export function bwrapBoundary(): IsolationBoundary {
   return {
     kind: 'bwrap',
-    argv: async ({ command, workspace, cwd }) => [
+    argv: async ({ command, workspace, cwd, hidden = [] }) => [
       'bwrap',
       '--unshare-user-try',
       '--unshare-net',
@@ -91,13 +113,30 @@ export function bwrapBoundary(): IsolationBoundary {
       '--dev', '/dev',
       '--tmpfs', '/tmp',
       '--tmpfs', '/run',
+      ...coverFolders(coveredFolders(hidden, workspace).outer),
       '--bind', workspace, workspace,
+      ...coverFolders(coveredFolders(hidden, workspace).inner),
       '--chdir', cwd,
       '--cap-drop', 'ALL',
       '--',
       '/bin/sh', '-c', command,
     ],
   };
+}
+
+/**
+ * The folders to cover: those outside the workspace (covered before it is bound) and those inside it
+ * (after), each once, and none inside another (the outer cover hides it already).
+ */
+function coveredFolders(hidden: readonly string[], workspace: string): { outer: string[]; inner: string[] } {
+  const distinct = [...new Set(hidden)].filter((folder) => folder !== workspace);
+  const outermost = (folders: string[]) => folders.filter((folder) => !folders.some((other) => other !== folder && within(folder, other)));
+  return { outer: outermost(distinct.filter((folder) => !within(folder, workspace))), inner: outermost(distinct.filter((folder) => within(folder, workspace))) };
+}
+
+/** bwrap's flags that cover each folder with an empty read-only tmpfs. */
+function coverFolders(folders: readonly string[]): string[] {
+  return folders.flatMap((folder) => ['--tmpfs', folder, '--remount-ro', folder]);
 }
 
 function within(path: string, folder: string): boolean {

@@ -86,6 +86,29 @@ describe('shell isolation', () => {
     expect(await readFile(join(outside, 'existing'), 'utf8')).toBe('keep me\n');
   });
 
+  it("hides FORGE_HOME and the other accounts' folders from a command in one account's workspace, which stays writable", async () => {
+    // Outside /tmp, so the boundary's own /tmp does not hide them by accident.
+    const home = join(outside, 'home');
+    const root = join(home, 'workspace');
+    const own = join(root, 'accounts', 'account-a');
+    await mkdir(join(root, 'accounts', 'account-b'), { recursive: true });
+    await mkdir(join(own, '.forge'), { recursive: true });
+    await writeFile(join(root, 'accounts', 'account-b', 'secret.txt'), 'B-SECRET\n');
+    await writeFile(join(home, 'forge.db'), 'DATABASE-SECRET\n');
+    // A project-local FORGE_HOME inside the workspace is hidden inside it too.
+    await writeFile(join(own, '.forge', 'secret.key'), 'KEY-SECRET\n');
+    const outsideTool = createShellTool({ workspace: root, home, server: true });
+    const ownContext = { ...context(), workspace: own };
+    const seen = (await callTool(outsideTool, { command: `ls -la .. ../.. ../../..; cat ../account-b/secret.txt ../../../forge.db 2>/dev/null; grep -rs SECRET ../../..; echo mine > mine.txt; true`, timeout_seconds: 30 }, ownContext)) as ShellOutput;
+    expect(seen.exit_code, JSON.stringify(seen)).toBe(0);
+    expect(`${seen.stdout}${seen.stderr}`).not.toMatch(/B-SECRET|DATABASE-SECRET|account-b|forge\.db/);
+    expect(await readFile(join(own, 'mine.txt'), 'utf8')).toBe('mine\n');
+    const insideTool = createShellTool({ workspace: own, home: join(own, '.forge'), server: true });
+    const inside = (await callTool(insideTool, { command: 'cat .forge/secret.key; ls -a .forge; echo still > written.txt; true', timeout_seconds: 30 }, context())) as ShellOutput;
+    expect(`${inside.stdout}${inside.stderr}`).not.toContain('KEY-SECRET');
+    expect(await readFile(join(own, 'written.txt'), 'utf8')).toBe('still\n');
+  });
+
   it('refuses the shell on a server where no boundary works, before anything runs', async () => {
     const none = async () => undefined;
     const served = createShellTool({ workspace, server: true, detect: none });

@@ -74,7 +74,6 @@ describe('shell', () => {
     const result = await shell({ command: 'pwd; echo out; echo err >&2' });
     expect(result).toMatchObject({ exit_code: 0, signal: null, timed_out: false, stdout: `${await realpath(workspace)}\nout\n`, stderr: 'err\n', truncated: false });
     expect(result.duration_ms).toBeGreaterThanOrEqual(0);
-    expect(result.duration_ms).toBeLessThan(10_000);
   });
 
   it("works in the run's workspace when the run has one", async () => {
@@ -109,7 +108,6 @@ describe('shell', () => {
     });
     expect(result).toMatchObject({ exit_code: null, signal: 'SIGKILL', timed_out: true });
     expect(result.duration_ms).toBeGreaterThanOrEqual(1000);
-    expect(result.duration_ms).toBeLessThan(15_000);
     // Stopped before anything was killed, the outer shell never went on with its script.
     expect(existsSync(join(workspace, 'after'))).toBe(false);
     await expectAllGone(await recordedPids('inner', 'first', 'second'));
@@ -146,7 +144,6 @@ describe('shell', () => {
   it('kills what a finished command left running in the background, instead of waiting for it', async () => {
     const result = await shell({ command: 'sleep 300 & echo $! > background; (setsid sleep 300 & echo $! > detached); echo started', timeout_seconds: 600 });
     expect(result).toMatchObject({ exit_code: 0, timed_out: false, stdout: 'started\n' });
-    expect(result.duration_ms).toBeLessThan(15_000);
     await expectAllGone(await recordedPids('background', 'detached'));
   });
 
@@ -154,11 +151,9 @@ describe('shell', () => {
     const controller = new AbortController();
     const call = shell({ command: 'sleep 300 & echo $! > child; setsid sleep 300 & echo $! > escaped; touch ready; wait' }, contextWith({ signal: controller.signal }));
     await vi.waitFor(() => expect(existsSync(join(workspace, 'ready'))).toBe(true), { timeout: 10_000, interval: 20 });
-    const started = performance.now();
     controller.abort();
     const error = await rejection(call);
     expect(error).toBeInstanceOf(RunCancelledError);
-    expect(performance.now() - started).toBeLessThan(10_000);
     await expectAllGone(await recordedPids('child', 'escaped'));
   });
 

@@ -1,3 +1,4 @@
+import { realpath } from 'node:fs/promises';
 import { z } from 'zod';
 import { RunCancelledError, defineTool, type AnyTool } from '../../core/index.js';
 import { refuseBlockedCommand } from '../../security/blocked-commands.js';
@@ -34,6 +35,11 @@ export interface ShellOutput {
 export interface ShellToolOptions {
   /** The installation's workspace; a run's own overrides it. */
   readonly workspace: string;
+  /**
+   * FORGE_HOME (the database, the keys): hidden from every isolated command, like the installation's
+   * workspace whenever a run works in a folder of its own inside it (the other accounts' folders).
+   */
+  readonly home?: string;
   /** Default `auto`. */
   readonly isolation?: ShellIsolationSetting;
   /** This process serves other people (`forge serve`, `forge worker`): under `auto`, no boundary means no shell. */
@@ -82,8 +88,9 @@ export function createShellTool(options: ShellToolOptions): AnyTool {
       const boundary = await isolationFor(options.isolation ?? 'auto', options.server === true, detect);
       const workspace = await ensureWorkspace(workspaceOf(context, installationWorkspace));
       const cwd = await workingFolder(workspace, input.cwd);
+      const hidden = await hiddenFolders([options.home, installationWorkspace], workspace);
       const outcome = await runCommand({
-        argv: boundary === undefined ? ['/bin/sh', '-c', input.command] : await boundary.argv({ command: input.command, workspace, cwd }),
+        argv: boundary === undefined ? ['/bin/sh', '-c', input.command] : await boundary.argv({ command: input.command, workspace, cwd, hidden }),
         cwd,
         env: shellEnvironment(workspace),
         timeoutMs: (input.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
@@ -105,4 +112,10 @@ export function createShellTool(options: ShellToolOptions): AnyTool {
       };
     },
   });
+}
+
+/** The real paths of `folders` that exist and are not the workspace itself: what an isolated command must not see. */
+async function hiddenFolders(folders: readonly (string | undefined)[], workspace: string): Promise<string[]> {
+  const real = await Promise.all(folders.map((folder) => (folder === undefined ? undefined : realpath(folder).catch(() => undefined))));
+  return [...new Set(real.filter((folder): folder is string => folder !== undefined && folder !== workspace))];
 }

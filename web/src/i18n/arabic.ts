@@ -17,6 +17,7 @@ export const ar: Messages = {
   'nav.policy': 'السياسة',
   'nav.usage': 'الاستهلاك',
   'nav.settings': 'الإعدادات',
+  'nav.apiReference': 'مرجع واجهة البرمجة',
   'prefs.language': 'اللغة',
   'prefs.theme': 'المظهر',
   'prefs.theme.system': 'حسب النظام',

@@ -15,6 +15,7 @@ export const en = {
   'nav.policy': 'Policy',
   'nav.usage': 'Usage',
   'nav.settings': 'Settings',
+  'nav.apiReference': 'API reference',
   'prefs.language': 'Language',
   'prefs.theme': 'Theme',
   'prefs.theme.system': 'System',

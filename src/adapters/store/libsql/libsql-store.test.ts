@@ -201,20 +201,26 @@ describe('LibsqlStore on a file', () => {
   it('waits for another process\'s write lock instead of failing at once, with the event loop free meanwhile', async () => {
     const path = join(folder, 'forge.db');
     const store = await open(path);
-    const holdMs = 600;
-    const holder = await holdWriteLock(path, holdMs);
+    const holder = await holdWriteLock(path);
 
-    // A blocked event loop (SQLite's own busy wait) would let no timer fire until the lock is gone.
-    let ticks = 0;
-    const ticker = setInterval(() => (ticks += 1), 20);
-    const started = performance.now();
-    await store.runs.create(aRun);
-    const waited = performance.now() - started;
-    clearInterval(ticker);
+    // A blocked event loop (SQLite's own busy wait) would let no timer fire while the lock is held:
+    // the write must still be waiting after the loop has ticked five times, and finish once released.
+    let settled = false;
+    const write = store.runs.create(aRun).finally(() => (settled = true));
+    await new Promise<void>((resolve) => {
+      let ticks = 0;
+      const ticker = setInterval(() => {
+        ticks += 1;
+        if (ticks < 5) return;
+        clearInterval(ticker);
+        resolve();
+      }, 20);
+    });
+    expect(settled).toBe(false);
+    holder.release();
+    await write;
 
     await holder.exited;
-    expect(waited).toBeGreaterThan(holdMs / 3);
-    expect(ticks).toBeGreaterThan(3);
     expect((await store.runs.list()).map((run) => run.id)).toEqual(['run-1']);
   });
 
@@ -223,10 +229,11 @@ describe('LibsqlStore on a file', () => {
     await (await open(path)).close();
     const store = await LibsqlStore.open({ path, busyTimeoutMs: 300 });
     stores.push(store);
-    const holder = await holdWriteLock(path, 1_500);
+    const holder = await holdWriteLock(path);
 
     await expect(store.runs.create(aRun)).rejects.toThrow(/another process held the database's write lock for more than 300 ms/);
 
+    holder.release();
     await holder.exited;
     expect(await store.runs.list()).toEqual([]);
     await store.runs.create(aRun);
@@ -275,17 +282,20 @@ describe('LibsqlStore in memory', () => {
   });
 });
 
-/** Starts a separate process that takes the database's write lock, and resolves once it holds it. */
-async function holdWriteLock(path: string, holdMs: number): Promise<{ exited: Promise<void> }> {
+/**
+ * Starts a separate process that takes the database's write lock, and resolves once it holds it; the
+ * lock is held until `release()` (no timer: the test decides when).
+ */
+async function holdWriteLock(path: string): Promise<{ release(): void; exited: Promise<void> }> {
   const script = `
     import Database from 'libsql';
     const db = new Database(${JSON.stringify(path)});
     db.exec('BEGIN IMMEDIATE');
     db.exec("INSERT INTO conversations (id, title, created_at) VALUES ('held', NULL, '2026-01-01T00:00:00.000Z')");
     process.stdout.write('locked\\n');
-    setTimeout(() => { db.exec('COMMIT'); db.close(); }, ${holdMs});
+    process.stdin.once('data', () => { db.exec('COMMIT'); db.close(); process.exit(0); });
   `;
-  const child = spawn(process.execPath, ['--input-type=module', '--eval', script], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--input-type=module', '--eval', script], { cwd: process.cwd(), stdio: ['pipe', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve, reject) => {
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`The lock holder exited with code ${code}.`))));
   });
@@ -295,5 +305,5 @@ async function holdWriteLock(path: string, holdMs: number): Promise<{ exited: Pr
     });
     exited.then(() => reject(new Error('The lock holder exited before taking the lock.')), reject);
   });
-  return { exited };
+  return { release: () => child.stdin.end('release\n'), exited };
 }

@@ -47,10 +47,11 @@ export class SqliteConnection {
   static open(location, options) {
     const connection = new SqliteConnection(new Database(location));
     try {
+      // The busy timeout first: switching to write-ahead logging takes a lock another connection may hold.
+      connection.execute(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs))}`);
       if (location !== ':memory:') connection.execute('PRAGMA journal_mode = WAL');
       connection.execute('PRAGMA synchronous = NORMAL');
       connection.execute('PRAGMA foreign_keys = ON');
-      connection.execute(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs))}`);
     } catch (error) {
       connection.close();
       throw error;

@@ -31,7 +31,9 @@ export interface SqliteWorkerData {
 
 export type SqliteWorkerRequest =
   | { readonly id: number; readonly type: 'read'; readonly statement: SqlStatement }
-  | { readonly id: number; readonly type: 'group'; readonly units: readonly UnitRequest[] };
+  | { readonly id: number; readonly type: 'group'; readonly units: readonly UnitRequest[] }
+  /** Closes the connection (checkpointing the write-ahead log) before the thread is stopped. */
+  | { readonly id: number; readonly type: 'close' };
 
 export type SqliteWorkerReply =
   | { readonly id: number; readonly ok: true; readonly value: SqlResult | GroupOutcome }

@@ -35,7 +35,7 @@ export class WorkerSqlEngine implements SqlEngine {
   ) {
     worker.unref();
     worker.on('message', (reply: SqliteWorkerReply) => this.settle(reply));
-    worker.on('error', (error) => this.fail(`its thread failed: ${error.message}`));
+    worker.on('error', (error: unknown) => this.fail(`its thread failed: ${threadErrorText(error)}`));
     worker.on('exit', (code) => {
       if (!this.closing) this.fail(`its thread exited (code ${code})`);
     });
@@ -49,7 +49,11 @@ export class WorkerSqlEngine implements SqlEngine {
       await engine.read({ sql: 'SELECT 1 AS ready' });
     } catch (error) {
       await engine.close();
-      throw error;
+      if (error instanceof StoreUnavailableError) throw error;
+      throw new StoreUnavailableError(
+        `the database ${path} could not be opened: ${threadErrorText(error)}`,
+        'Check that the path names a Forge database file (or a new file in a folder that exists) and that this user may read and write it.',
+      );
     }
     return engine;
   }
@@ -70,8 +74,18 @@ export class WorkerSqlEngine implements SqlEngine {
     }
   }
 
+  /**
+   * Closes the connection on its thread first (so the write-ahead log is checkpointed and every lock
+   * released before another connection opens the file), then stops the thread.
+   */
   async close(): Promise<void> {
+    if (this.closing) return;
     this.closing = true;
+    try {
+      if (this.failure === undefined) await this.request({ type: 'close' });
+    } catch {
+      // The thread failed or the database never opened: there is no connection left to close.
+    }
     await this.worker.terminate();
     this.fail('the store is closed');
   }
@@ -99,5 +113,30 @@ export class WorkerSqlEngine implements SqlEngine {
     this.failure ??= new StoreUnavailableError(`the database is unavailable: ${reason}`, 'Open the store again; writes that were in flight may not have been committed.');
     for (const pending of this.pending.values()) pending.reject(this.failure);
     this.pending.clear();
+  }
+}
+
+/**
+ * Words for whatever a dying thread reported. A value thrown on the thread crosses it by structured
+ * clone, which keeps an Error's message but not a message an error object keeps in a non-enumerable
+ * property of its own (libSQL's SqliteError), so `message` alone can be missing.
+ */
+export function threadErrorText(error: unknown): string {
+  if (typeof error === 'string') return error;
+  if (typeof error === 'object' && error !== null) {
+    const { message, code, name } = error as { message?: unknown; code?: unknown; name?: unknown };
+    const parts = [name, code, message].filter((part): part is string => typeof part === 'string' && part !== '');
+    if (parts.length > 0) return parts.join(': ');
+    const json = safeJson(error);
+    if (json !== undefined && json !== '{}') return json;
+  }
+  return `a value with no description (${String(error)})`;
+}
+
+function safeJson(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
   }
 }
