@@ -17,16 +17,22 @@ describe('parseRunState over the fixture corpus', () => {
     expect(files.filter((name) => name.startsWith('v')).length).toBeGreaterThanOrEqual(2);
   });
 
-  it.each(['v1-agent-pending-call.json', 'v1-converge.json'])('loads %s as it was written', async (name) => {
-    const raw = await load(name);
+  it.each(['v1-agent-pending-call.json', 'v1-converge.json'])('loads %s upgraded: its model slug, with no base URL and no settings', async (name) => {
+    const raw = (await load(name)) as { model: string };
     const state = parseRunState('a1b2c3d4e5f6', raw);
-    expect(state.version).toBe(RUN_STATE_VERSION);
+    expect(state).toEqual({ ...raw, version: RUN_STATE_VERSION, model: { slug: raw.model, base_url: null, settings: {} } });
+  });
+
+  it('loads a version 2 state as it was written, its model whole (slug, base URL, settings)', async () => {
+    const raw = await load('v2-agent-compatible-model.json');
+    const state = parseRunState('a1b2c3d4e5f6', raw);
     expect(state).toEqual(raw);
+    expect(state.model).toEqual({ slug: 'openai-compatible:llama3', base_url: 'http://127.0.0.1:8080/v1', settings: { temperature: 0.2, max_output_tokens: 800 } });
   });
 
   it('refuses a state a newer Forge wrote, saying which version reads it', async () => {
-    const raw = await load('future-v2.json');
-    expect(() => parseRunState('a1b2c3d4e5f6', raw)).toThrow(`it is version 2; this Forge reads up to version ${RUN_STATE_VERSION}`);
+    const raw = await load('future-v3.json');
+    expect(() => parseRunState('a1b2c3d4e5f6', raw)).toThrow(`it is version 3; this Forge reads up to version ${RUN_STATE_VERSION}`);
   });
 
   it.each([

@@ -16,8 +16,13 @@ import { ForgeError } from './errors.js';
  *   side-effecting call that started without a recorded result, the run fails `interrupted` naming it.
  * - `tools`: the catalog tools of the run's set, by name (the loop's own tools are added by its kind).
  * - `totals`: the model calls made so far, so the resumed run's `run-end` counts them all.
+ *
+ * Version 2: `model` is the model the run started with, whole, so that any process resumes it with the
+ * same one: its slug, the base URL an `openai-compatible:<model>@<url>` slug (or
+ * FORGE_OPENAI_COMPATIBLE_BASE_URL) gave it, and its sampling settings. A version 1 state (`model` a
+ * slug) loads as that slug with no base URL and no settings.
  */
-export const RUN_STATE_VERSION = 1;
+export const RUN_STATE_VERSION = 2;
 
 const contentPartSchema = z.looseObject({ type: z.string().min(1) });
 
@@ -45,13 +50,21 @@ export const pendingCallSchema = z.object({
   input: z.unknown(),
 });
 
-export const runStateSchema = z.object({
+/** The model a run started with: what resolves it again, and how it is sampled. */
+export const runModelSchema = z.object({
+  /** The slug without its base URL (`openai-compatible:llama3`), as the run's record names it. */
+  slug: z.string().min(1),
+  /** The base URL of an OpenAI-compatible server (without credentials); null for every other provider. */
+  base_url: z.string().regex(/^https?:\/\//, 'an http(s) URL').nullable(),
+  settings: z.object({ temperature: z.number().optional(), max_output_tokens: z.number().int().positive().optional() }).strict(),
+});
+export type RunModel = z.infer<typeof runModelSchema>;
+
+const runStateFields = {
   format: z.literal('forge-run-state'),
-  version: z.literal(RUN_STATE_VERSION),
   run_id: z.string().min(1),
   kind: z.enum(['agent', 'converge']),
   task: z.string(),
-  model: z.string().min(1),
   /** The caller's system prompt, when it replaced the default. */
   system: z.string().nullable(),
   conversation_id: z.string().nullable(),
@@ -78,7 +91,12 @@ export const runStateSchema = z.object({
       warnings: z.array(z.string()),
     })
     .nullable(),
-});
+};
+
+export const runStateSchema = z.object({ ...runStateFields, version: z.literal(RUN_STATE_VERSION), model: runModelSchema });
+
+/** Version 1, read and upgraded on load. */
+const runStateV1Schema = z.object({ ...runStateFields, version: z.literal(1), model: z.string().min(1) });
 
 export type RunState = z.infer<typeof runStateSchema>;
 export type PendingCall = z.infer<typeof pendingCallSchema>;
@@ -91,19 +109,23 @@ export class RunStateError extends ForgeError {
 }
 
 /**
- * Reads a stored run state of any known version (there is one so far), validating it with the schema.
- * A newer version is refused (upgrade Forge), a malformed one names the first fields that are wrong.
+ * Reads a stored run state of any known version, validating it with its schema and upgrading it to the
+ * current one. A newer version is refused (upgrade Forge), a malformed one names the first fields that are wrong.
  */
 export function parseRunState(runId: string, raw: unknown): RunState {
   const version = typeof raw === 'object' && raw !== null ? (raw as { version?: unknown }).version : undefined;
   if (typeof version === 'number' && version > RUN_STATE_VERSION) {
     throw new RunStateError(runId, `it is version ${version}; this Forge reads up to version ${RUN_STATE_VERSION}`, 'Resume it with the newer Forge that wrote it.');
   }
-  const parsed = runStateSchema.safeParse(raw);
+  const parsed = version === 1 ? runStateV1Schema.safeParse(raw) : runStateSchema.safeParse(raw);
   if (!parsed.success) {
     const issues = parsed.error.issues.slice(0, 3).map((issue) => `${issue.path.length === 0 ? '(state)' : issue.path.join('.')}: ${issue.message}`);
     throw new RunStateError(runId, `its checkpoint is malformed (${issues.join('; ')})`, 'The run cannot go on from it; run the task again.');
   }
   if (parsed.data.run_id !== runId) throw new RunStateError(runId, `its checkpoint belongs to run ${parsed.data.run_id}`, 'The store is inconsistent; run the task again.');
-  return parsed.data;
+  return parsed.data.version === 1 ? upgradeV1(parsed.data) : parsed.data;
+}
+
+function upgradeV1(state: z.infer<typeof runStateV1Schema>): RunState {
+  return { ...state, version: RUN_STATE_VERSION, model: { slug: state.model, base_url: null, settings: {} } };
 }

@@ -181,7 +181,7 @@ export async function runLoop(options: LoopOptions, makeRules: (context: LoopCon
       run_id: emitter.runId,
       kind: rules.kind,
       task: options.task,
-      model: options.model.slug,
+      model: runModelOf(options),
       system: options.system ?? resume?.state.system ?? null,
       conversation_id: options.conversationId ?? resume?.state.conversation_id ?? null,
       tools: catalogTools.names(),
@@ -397,4 +397,17 @@ export async function runLoop(options: LoopOptions, makeRules: (context: LoopCon
   }
   const status: RunStatus = haltReason === 'final_answer' || haltReason === 'converged' ? 'completed' : haltReason === 'cancelled' ? 'cancelled' : 'failed';
   return { ...finishRun(emitter, meter, { status, haltReason, answer, error, startedAt: started, warnings }), steps, warnings };
+}
+
+/** The model as the run's state keeps it: all a resume needs to call the same model the same way. */
+function runModelOf(options: LoopOptions): RunState['model'] {
+  const settings = options.modelSettings ?? {};
+  return {
+    slug: options.model.slug,
+    base_url: options.model.baseUrl ?? null,
+    settings: {
+      ...(settings.temperature === undefined ? {} : { temperature: settings.temperature }),
+      ...(settings.maxOutputTokens === undefined ? {} : { max_output_tokens: settings.maxOutputTokens }),
+    },
+  };
 }

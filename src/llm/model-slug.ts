@@ -42,3 +42,8 @@ export function parseModelSlug(slug: string, variable = 'model'): ModelSlug {
   }
   return { provider, modelId: rest, baseUrl: undefined, text: `${provider}:${rest}` };
 }
+
+/** The slug that resolves a model again with its OpenAI-compatible base URL (`openai-compatible:<model>@<url>`); `slug` alone when there is none. */
+export function modelSlugWithBaseUrl(slug: string, baseUrl: string | null | undefined): string {
+  return baseUrl === null || baseUrl === undefined ? slug : `${slug}@${baseUrl}`;
+}

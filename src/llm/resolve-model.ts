@@ -15,6 +15,12 @@ export interface ResolvedModel {
   /** `ModelSlug['provider']` for resolved slugs; other values for models built in code (e.g. the demo's scripted model). */
   readonly provider: string;
   readonly model: LanguageModelV3;
+  /**
+   * The OpenAI-compatible server's base URL the model was resolved with (from the slug or
+   * FORGE_OPENAI_COMPATIBLE_BASE_URL), without credentials: with `slug` it resolves the same model again
+   * (see `modelSlugWithBaseUrl`). Absent for every other provider.
+   */
+  readonly baseUrl?: string;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -23,6 +29,15 @@ function nonEmpty(value: string | undefined): string | undefined {
 
 function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
+}
+
+/** A URL as it may be stored: user and password removed (a key goes in FORGE_OPENAI_COMPATIBLE_API_KEY). */
+function withoutCredentials(url: string): string {
+  const parsed = URL.parse(url);
+  if (parsed === null || (parsed.username === '' && parsed.password === '')) return url;
+  parsed.username = '';
+  parsed.password = '';
+  return trimSlash(parsed.href);
 }
 
 function requireKey(keys: ModelKeys, provider: CredentialProvider, slug: string): string {
@@ -79,7 +94,7 @@ export function resolveModel(slugText: string, env: Environment, variable = 'mod
       }
       const apiKey = nonEmpty(keys['openai-compatible']);
       const provider = createOpenAICompatible({ name: 'openai-compatible', baseURL: trimSlash(baseURL), includeUsage: true, ...(apiKey === undefined ? {} : { apiKey }) });
-      return { slug: slug.text, provider: slug.provider, model: provider.chatModel(slug.modelId) };
+      return { slug: slug.text, provider: slug.provider, model: provider.chatModel(slug.modelId), baseUrl: withoutCredentials(trimSlash(baseURL)) };
     }
     case 'cassette': {
       // cassette:<file> plays a recorded session back; with FORGE_CASSETTE_RECORD=<slug> it records one from that model.

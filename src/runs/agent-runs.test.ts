@@ -94,6 +94,8 @@ describe('runAgentTask', () => {
     // The version's sampling settings reach the model.
     expect(request.body).toMatchObject({ temperature: 0.3 });
     expect(body).toMatch(/"max_(completion_)?tokens":500/);
+    // And the run's checkpoint keeps them with its model, so a resume in any process samples the same way.
+    expect(((await runtime.store.runStates.get(result.run_id)) as { model: unknown }).model).toEqual({ slug: 'openai:gpt-4.1-mini', base_url: null, settings: { temperature: 0.3, max_output_tokens: 500 } });
     const offered = ((request.body as { tools?: Array<{ function: { name: string } }> }).tools ?? []).map((tool) => tool.function.name);
     expect(offered).toEqual(['ledger_read']);
     const events = await runtime.store.events.list(result.run_id);

@@ -115,6 +115,45 @@ describe('resuming runs', () => {
     expect((await a.runs.get(runId)).status).toBe('completed');
   }, 30_000);
 
+  it('resumes after an approval with the model it started with: an openai-compatible slug keeps its base URL', async () => {
+    const calls: unknown[] = [];
+    mock.on({ userMessage: 'write entry_compat', hasToolResult: false }, { toolCalls: [{ id: 'entry_compat', name: 'ledger_write', arguments: { entry: 'entry_compat' } }] });
+    mock.on({ toolCallId: 'entry_compat' }, { content: 'wrote entry_compat' });
+    const first = await open(calls);
+    const slug = `openai-compatible:gpt-4.1-mini@${mock.url}/v1`;
+    const paused = await runTask(first, { task: 'write entry_compat', model: slug, maxRetries: 0, approvals: storedApprovals(first) });
+    expect(paused).toMatchObject({ status: 'waiting', waiting_on: ['entry_compat'] });
+    expect(((await first.store.runStates.get(paused.run_id)) as { model: unknown }).model).toEqual({ slug: 'openai-compatible:gpt-4.1-mini', base_url: `${mock.url}/v1`, settings: {} });
+    await first.close();
+    // Another process answers (nothing in its environment names the server): the run goes on against the same server.
+    const second = await open(calls);
+    const answered = await answerApproval(second, { runId: paused.run_id, callId: 'entry_compat', decision: 'approved' });
+    expect(answered.resumed).toMatchObject({ status: 'completed', answer: 'wrote entry_compat', llm_calls: 2 });
+    expect(calls).toEqual([{ entry: 'entry_compat' }]);
+    expect((await second.runs.get(paused.run_id)).status).toBe('completed');
+  }, 30_000);
+
+  it('an approval whose resume is refused says so to the approver and leaves the run failed and resumable, never waiting', async () => {
+    const calls: unknown[] = [];
+    mock.on({ userMessage: 'write entry_refused', hasToolResult: false }, { toolCalls: [{ id: 'entry_refused', name: 'ledger_write', arguments: { entry: 'entry_refused' } }] });
+    mock.on({ toolCallId: 'entry_refused' }, { content: 'wrote entry_refused' });
+    const first = await open(calls);
+    const runId = await pausedRun(first, 'entry_refused');
+    await first.close();
+    // The approver's process lacks the run's tool: the approval stands, the resume is refused, and the approver is told.
+    const without = await open(undefined);
+    const answered = await answerApproval(without, { runId, callId: 'entry_refused', decision: 'approved' });
+    expect(answered).toMatchObject({ approval: { status: 'approved' }, resumed: null, resuming: false, resumeError: { name: 'RunNotResumableError', message: expect.stringContaining('"ledger_write", which no longer exists') } });
+    const left = await without.runs.get(runId);
+    expect(left).toMatchObject({ status: 'failed', haltReason: 'interrupted', error: expect.stringContaining('no longer exists') });
+    await without.close();
+    // Once the tool is back, the run is resumed by hand and the approved call runs, once.
+    const restored = await open(calls);
+    const resumed = await resumeTask(restored, runId);
+    expect(resumed).toMatchObject({ status: 'completed', answer: 'wrote entry_refused' });
+    expect(calls).toEqual([{ entry: 'entry_refused' }]);
+  }, 30_000);
+
   it('commits the checkpoint and the call\'s tool-call-start to the store before a side-effecting tool runs', async () => {
     const runtime = await open([]);
     const seen: Array<{ started: boolean; pending: unknown }> = [];

@@ -1,5 +1,6 @@
-import { UnknownToolsError, parseRunState, type ApprovalGate, type RunState } from '../core/index.js';
-import type { ResolvedModel } from '../llm/index.js';
+import { UnknownToolsError, describeError, parseRunState, type ApprovalGate, type ErrorInfo, type RunModel, type RunState } from '../core/index.js';
+import { modelSlugWithBaseUrl, type ResolvedModel } from '../llm/index.js';
+import type { ModelSettings } from '../engine/index.js';
 import { RunNotResumableError } from './index.js';
 import { storedApprovals } from '../policy/approvals/stored-approvals.js';
 import type { AgentRunResult } from '../engine/index.js';
@@ -37,12 +38,15 @@ export async function beginResume(runtime: ForgeRuntime, reference: string, opti
   const runId = run.id;
   // A run of an agent goes on as its version says, as it started: scopes, answer check, model settings.
   const agent = run.agent === null ? undefined : await agentLoopSettingsFor(runtime, run.agent);
-  // A run that paused for an answer takes it from the store; otherwise approvals go to the runtime's gate.
-  const paused = run.status === 'waiting';
-  const approvals = options.approvals ?? (paused ? storedApprovals(runtime) : undefined);
-  // The model is resolved with this runtime's credentials before the run is touched: a missing key refuses here.
+  // A run that paused for an answer (or whose resume after one was refused) takes it from the store;
+  // otherwise approvals go to the runtime's gate.
+  const answered = run.status === 'waiting' || (await runtime.store.approvals.list({ runId, statuses: ['approved', 'denied'] })).length > 0;
+  const approvals = options.approvals ?? (answered ? storedApprovals(runtime) : undefined);
+  // The model is the one the run started with (slug, base URL, settings), resolved with this runtime's
+  // credentials before the run is touched: a missing key refuses here.
   const saved = await runtime.store.runStates.get(runId);
-  const model: ResolvedModel | undefined = options.model ?? (saved === undefined ? undefined : await resolveRuntimeModel(runtime, parseRunState(runId, saved).model, `run ${runId}'s model`));
+  const started = saved === undefined ? undefined : parseRunState(runId, saved).model;
+  const model: ResolvedModel | undefined = options.model ?? (started === undefined ? undefined : await resolveRuntimeModel(runtime, modelSlugWithBaseUrl(started.slug, started.base_url), `run ${runId}'s model`));
   let conversationId = '';
   const handle = await runtime.runs.resume(runId, {
     ...(options.signal === undefined ? {} : { signal: options.signal }),
@@ -69,6 +73,7 @@ export async function beginResume(runtime: ForgeRuntime, reference: string, opti
         tools: state.tools,
         ...(state.system === null ? {} : { system: state.system }),
         maxIterations: state.max_iterations,
+        modelSettings: modelSettingsOf(state.model),
         ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
         ...(approvals === undefined ? {} : { approvals }),
         ...(agent === undefined ? {} : { agent }),
@@ -79,3 +84,41 @@ export async function beginResume(runtime: ForgeRuntime, reference: string, opti
   return { handle, conversationId: () => conversationId };
 }
 
+
+/** The sampling settings a run's state kept, as the loop takes them. */
+function modelSettingsOf(model: RunModel): ModelSettings {
+  return {
+    ...(model.settings.temperature === undefined ? {} : { temperature: model.settings.temperature }),
+    ...(model.settings.max_output_tokens === undefined ? {} : { maxOutputTokens: model.settings.max_output_tokens }),
+  };
+}
+
+/** How a resume after an answer went: the resumed run, the refusal that ended it `failed`, or nobody's business here (another process went on with it). */
+export type AnsweredResume =
+  | { readonly state: 'resumed'; readonly handle: RunHandle<AgentRunResult | ConvergeRunResult>; readonly conversationId: () => string }
+  | { readonly state: 'refused'; readonly error: ErrorInfo }
+  | { readonly state: 'elsewhere' };
+
+/**
+ * Goes on with a run whose approvals were all answered (see `beginResume`). A resume refused before the
+ * run goes on (its model not configured in this process, a tool of its set gone, a checkpoint it cannot
+ * read) does not leave the run waiting for nobody: the run ends `failed` (`interrupted`) with the refusal
+ * as its error, so it can be resumed once that is fixed, and the refusal is returned for whoever answered.
+ */
+export async function resumeAnswered(runtime: ForgeRuntime, runId: string, options: ResumeTaskOptions = {}): Promise<AnsweredResume> {
+  try {
+    return { state: 'resumed', ...(await beginResume(runtime, runId, options)) };
+  } catch (error) {
+    const refusal = describeError(error);
+    const reason: ErrorInfo = {
+      name: refusal.name,
+      message: `It could not go on after its approval: ${refusal.message}`,
+      hint: `${refusal.hint === undefined ? '' : `${refusal.hint} `}Then resume it with \`forge run --resume ${runId}\` (its answered approvals stand), or leave it failed.`,
+    };
+    if (!(await runtime.runs.failWaiting(runId, reason))) {
+      if (error instanceof RunNotResumableError) return { state: 'elsewhere' };
+      throw error;
+    }
+    return { state: 'refused', error: refusal };
+  }
+}

@@ -4,15 +4,20 @@ import type { ForgeRuntime } from '../compose/create-runtime.js';
 import { RESUME_JOB, RUN_JOB, SKILL_JOB, resumeJobPayloadSchema, runJobPayloadSchema, skillJobPayloadSchema, type RunJobPayload } from './run-jobs-queue.js';
 import { runSkill } from './skill-runs.js';
 import { startRequest } from './run-requests.js';
-import { beginResume } from './resume-task.js';
+import { resumeAnswered } from './resume-task.js';
 import { storedApprovals } from '../policy/approvals/stored-approvals.js';
 
 /** What a worker's job reports back: the run and how it stands after this attempt. */
 export interface RunJobOutcome {
   readonly runId: string;
   readonly status: RunRecord['status'];
-  /** `started`: the queued run ran here; `resumed`: it went on from its checkpoint here; `none`: nothing was left to do. */
-  readonly action: 'started' | 'resumed' | 'none';
+  /**
+   * `started`: the queued run ran here; `resumed`: it went on from its checkpoint here; `refused`: its
+   * resume was refused here and it ended failed, saying why; `none`: nothing was left to do.
+   */
+  readonly action: 'started' | 'resumed' | 'refused' | 'none';
+  /** Why a resume was refused (`refused`). */
+  readonly resumeRefusal?: string;
 }
 
 /** Something a worker tells whoever watches it (a line on its terminal). */
@@ -50,7 +55,7 @@ export function startWorker(runtime: ForgeRuntime, options: { readonly concurren
     active += 1;
     try {
       const outcome = await runJob(runtime, job);
-      report(`${job.kind} ${outcome.runId}: ${outcome.action === 'none' ? 'nothing to do, it is' : `${outcome.action}, now`} ${outcome.status}`);
+      report(`${job.kind} ${outcome.runId}: ${outcome.action === 'none' ? 'nothing to do, it is' : `${outcome.action}, now`} ${outcome.status}${outcome.resumeRefusal === undefined ? '' : `: ${outcome.resumeRefusal}`}`);
       return outcome;
     } catch (error) {
       failed += 1;
@@ -105,14 +110,21 @@ async function resumeAbandoned(runtime: ForgeRuntime, run: RunRecord, signal: Ab
   return resumeStored(runtime, run.id, signal);
 }
 
+/**
+ * A waiting run whose resume this worker refuses (its model not configured here, a tool it lacks) is not
+ * retried, since another attempt would be refused the same: it ends `failed` (`interrupted`) with why,
+ * which the approver is shown (see `resumeAnswered`).
+ */
 async function resumeStored(runtime: ForgeRuntime, runId: string, signal: AbortSignal): Promise<RunJobOutcome> {
+  let resume;
   try {
-    const { handle } = await beginResume(runtime, runId, { signal, approvals: storedApprovals(runtime) });
-    const result = await handle.result;
-    return { runId, status: result.status, action: 'resumed' };
+    resume = await resumeAnswered(runtime, runId, { signal, approvals: storedApprovals(runtime) });
   } catch (error) {
-    // Resumed by another process first, ended meanwhile, or without a checkpoint: it stays as it is, with its reason.
+    // Ended meanwhile, or without a checkpoint: it stays as it is, with its reason.
     if (!(error instanceof RunNotResumableError)) throw error;
     return { runId, status: (await runtime.runs.get(runId)).status, action: 'none' };
   }
+  if (resume.state !== 'resumed') return { runId, status: (await runtime.runs.get(runId)).status, ...(resume.state === 'refused' ? { action: 'refused', resumeRefusal: resume.error.message } : { action: 'none' }) };
+  const result = await resume.handle.result;
+  return { runId, status: result.status, action: 'resumed' };
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import { describeError, ForgeError, NotFoundError, parseRunState, type AgentPin, type EventBus, type ModelCallCheck, type EventFanOut, type ForgeEvent, type RunKind, type RunOwner, type RunRecord, type RunState, type RunStatus, type Store } from '../core/index.js';
+import { describeError, ForgeError, NotFoundError, parseRunState, type AgentPin, type ErrorInfo, type EventBus, type ModelCallCheck, type EventFanOut, type ForgeEvent, type RunKind, type RunOwner, type RunRecord, type RunState, type RunStatus, type Store } from '../core/index.js';
 import { finishRun, type LoopPersistence, type LoopResume, type RunSummary } from '../engine/index.js';
 import { createRunEmitter, type RunEmitter } from '../events/index.js';
 import { CostMeter, addCosts, type CostTotals } from '../llm/index.js';
@@ -264,6 +264,25 @@ export class RunService {
       recorded,
       execute: (active) => spec.execute({ ...active, resume: { state, recorded } }),
     });
+  }
+
+  /**
+   * Ends a run that waits but cannot go on here (its approvals were answered, and its resume was refused:
+   * its model is not configured in this process, a tool of its set is gone): `failed` with halt reason
+   * `interrupted` and `error` saying why, so it can be resumed once that is fixed (`forge run --resume`)
+   * and nobody is left waiting on it. False when it does not wait any more (another process went on with it).
+   */
+  async failWaiting(runId: string, error: ErrorInfo): Promise<boolean> {
+    const { store, owner } = this.options;
+    const run = await this.get(runId);
+    if (run.status !== 'waiting' || !(await store.runs.claim(run.id, owner, ['waiting']))) return false;
+    const handle = this.launch(run.id, run.logFile ?? runLogPath(this.options.home, run.id), undefined, run.userId, {
+      begin: async () => undefined,
+      recorded: await store.events.list(run.id),
+      execute: async (active) => finishRun(active.emitter, active.meter, { status: 'failed', haltReason: 'interrupted', answer: null, error, startedAt: performance.now() }),
+    });
+    await handle.result;
+    return true;
   }
 
   private launch<Result extends RunSummary>(

@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_ITERATIONS, type AgentRunOptions, type AgentRunResult, type LoopMessage, type LoopResume } from '../engine/index.js';
+import { DEFAULT_MAX_ITERATIONS, type ModelSettings, type AgentRunOptions, type AgentRunResult, type LoopMessage, type LoopResume } from '../engine/index.js';
 import { runAgent } from '../engine/index.js';
 import type { ApprovalGate } from '../core/index.js';
 import { createUtilityModel, type ResolvedModel } from '../llm/index.js';
@@ -26,6 +26,8 @@ export interface TaskLoopSpec {
   readonly resume?: LoopResume;
   /** The agent version the run runs: its policy scopes, answer check and model settings. */
   readonly agent?: AgentLoopSettings;
+  /** Sampling settings that win over the agent's (a resumed run's, as its state kept them). */
+  readonly modelSettings?: ModelSettings;
 }
 
 /**
@@ -36,6 +38,7 @@ export interface TaskLoopSpec {
 export async function executeTaskLoop(runtime: ForgeRuntime, run: ActiveRun, spec: TaskLoopSpec): Promise<AgentRunResult | ConvergeRunResult> {
   const { store, config } = runtime;
   const conversationId = spec.conversationId;
+  const modelSettings = spec.modelSettings ?? spec.agent?.modelSettings;
   const onMessages: NonNullable<AgentRunOptions['onMessages']> = async (messages, details) => {
     if (conversationId === null) return;
     await store.conversations.appendMessages(
@@ -53,7 +56,7 @@ export async function executeTaskLoop(runtime: ForgeRuntime, run: ActiveRun, spe
     policy: runtime.policy,
     ...(spec.agent === undefined ? {} : { policyScopes: spec.agent.policyScopes }),
     ...(spec.agent?.checkAnswer === undefined ? {} : { checkAnswer: spec.agent.checkAnswer }),
-    ...(spec.agent?.modelSettings === undefined ? {} : { modelSettings: spec.agent.modelSettings }),
+    ...(modelSettings === undefined ? {} : { modelSettings }),
     approvals: spec.approvals ?? runtime.approvals,
     toolContext: { ...runToolContext(runtime, run, spec.agent?.ownWorkspace === true ? { agentSlug: spec.agent.pin.slug } : {}), utilityModel: createUtilityModel(spec.model, run.meter, run.emitter.emit) },
     callGuards: config.callGuards,

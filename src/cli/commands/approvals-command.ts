@@ -41,11 +41,14 @@ async function answer(decision: 'approved' | 'denied', runId: string, callId: st
       answeredBy: 'cli',
     });
     if (json) {
-      printJson({ approval: approvalView(outcome.approval), grant: outcome.grant === null ? null : approvalGrantView(outcome.grant), resumed: outcome.resumed });
+      printJson({ approval: approvalView(outcome.approval), grant: outcome.grant === null ? null : approvalGrantView(outcome.grant), resumed: outcome.resumed, resume_error: outcome.resumeError });
     } else {
       printOut(`${decision === 'approved' ? 'Approved' : 'Denied'} ${outcome.approval.tool} (${callId}) of run ${outcome.approval.runId}.\n`);
       if (outcome.grant !== null) printOut(`Every later call of ${outcome.grant.tool} in this run is approved without asking (grant ${outcome.grant.id}; revoke with \`forge approvals revoke ${outcome.grant.id}\`).\n`);
-      if (outcome.resumed === null) {
+      if (outcome.resumeError !== null) {
+        printError(`The run could not go on, so it ended failed (interrupted); the answer stands.\n${errorLines(outcome.resumeError)}`);
+        printError(`Once that is fixed: forge run --resume ${outcome.approval.runId}\n`);
+      } else if (outcome.resumed === null) {
         printOut('The run goes on in the process that waits for it (or once its other requests are answered).\n');
       } else {
         printOut(`Resumed run ${outcome.approval.runId} here: ${outcome.resumed.status} (${outcome.resumed.halt_reason}).\n`);
@@ -53,6 +56,7 @@ async function answer(decision: 'approved' | 'denied', runId: string, callId: st
         if (outcome.resumed.error !== null) printError(errorLines(outcome.resumed.error));
       }
     }
+    if (outcome.resumeError !== null) return EXIT.failed;
     return outcome.resumed === null ? EXIT.ok : exitCodeForRun(outcome.resumed.status);
   });
 }

@@ -64,6 +64,11 @@ const approvalSchema = approvalViewSchema;
 
 export const approvalsListOutputSchema = z.object({ approvals: z.array(approvalSchema) });
 /** An answer; `resumed` is the run's result when this process resumed it, null when the process that waits for it goes on. */
-export const approvalAnswerOutputSchema = z.object({ approval: approvalSchema, grant: approvalGrantViewSchema.nullable().describe('The "approve always" grant the answer made (--always).'), resumed: agentRunResultSchema.nullable() });
+export const approvalAnswerOutputSchema = z.object({
+  approval: approvalSchema,
+  grant: approvalGrantViewSchema.nullable().describe('The "approve always" grant the answer made (--always).'),
+  resumed: agentRunResultSchema.nullable(),
+  resume_error: nestedErrorSchema.nullable().describe('Why the run could not go on after the answer; it then ended failed (interrupted) with this reason, to be resumed once fixed.'),
+});
 export const approvalsGrantsOutputSchema = z.object({ grants: z.array(approvalGrantViewSchema) });
 export const approvalsRevokeOutputSchema = z.object({ grant: approvalGrantViewSchema });

@@ -5,7 +5,7 @@ import { ForgeError, NotFoundError, type ApprovalGrant, type ApprovalRecord, typ
 import { processAlive } from '../../runs/index.js';
 import { storedApprovals } from './stored-approvals.js';
 import type { ForgeRuntime, RunTaskResult } from '../../runs/task-runs.js';
-import { beginResume, resumeTask, type ResumeTaskOptions } from '../../runs/resume-task.js';
+import { resumeAnswered, resumeTask, type ResumeTaskOptions } from '../../runs/resume-task.js';
 import { queueResume } from '../../runs/run-jobs-queue.js';
 
 /** An answer that cannot be given: no such request, already answered or used, or bound to another input. */
@@ -45,8 +45,13 @@ export interface AnswerApprovalResult {
   readonly grant: ApprovalGrant | null;
   /** The run's result when this process resumed it (nobody else was waiting); null when its own process goes on with it. */
   readonly resumed: RunTaskResult | null;
-  /** Whether this process went on with the run (in the background when asked). */
+  /** Whether the run went on: in this process (in the background when asked), or, scaled, on a worker. */
   readonly resuming: boolean;
+  /**
+   * Why the run could not go on after this answer (its model not configured, a tool of its set gone):
+   * the run then ended `failed` (`interrupted`) with this reason, to be resumed once it is fixed. Null otherwise.
+   */
+  readonly resumeError: ErrorInfo | null;
 }
 
 /**
@@ -83,18 +88,43 @@ export async function answerApproval(runtime: ForgeRuntime, given: AnswerApprova
   // wait for it, the first to claim the run resumes it (the other's claim fails; nothing runs twice).
   const waiter = runtime.mode === 'embedded' && run.owner !== null && run.owner.pid !== process.pid && processAlive(run.owner, runtime.runs.host);
   const stillPending = await store.approvals.list({ runId: options.runId, statuses: ['pending'] });
-  if (run.status !== 'waiting' || waiter || stillPending.length > 0) return { approval: settled, grant, resumed: null, resuming: false };
+  const answered = { approval: settled, grant, resumed: null, resuming: false, resumeError: null };
+  if (run.status !== 'waiting' || waiter || stillPending.length > 0) return answered;
   if (runtime.mode === 'scaled') {
     await queueResume(runtime, options.runId);
-    return { approval: settled, grant, resumed: null, resuming: true };
+    const resumeError = await workerResumeRefusal(runtime, options.runId);
+    return { ...answered, resuming: resumeError === null, resumeError };
   }
-  const resumeOptions = { ...options.resume, approvals: storedApprovals(runtime) };
+  const resume = await resumeAnswered(runtime, options.runId, { ...options.resume, approvals: storedApprovals(runtime) });
+  if (resume.state === 'refused') return { ...answered, resumeError: resume.error };
+  if (resume.state === 'elsewhere') return answered;
   if (options.background === true) {
-    const { handle } = await beginResume(runtime, options.runId, resumeOptions);
-    handle.result.catch(() => undefined);
-    return { approval: settled, grant, resumed: null, resuming: true };
+    resume.handle.result.catch(() => undefined);
+    return { ...answered, resuming: true };
   }
-  return { approval: settled, grant, resumed: await resumeTask(runtime, options.runId, resumeOptions), resuming: true };
+  const result = await resume.handle.result;
+  return { ...answered, resumed: { ...result, conversation_id: resume.conversationId(), log_file: resume.handle.logFile }, resuming: true };
+}
+
+/** How long an answer in the scaled mode waits to see a worker take the run's resume (or refuse it). */
+const WORKER_RESUME_WAIT_MS = 10_000;
+
+/**
+ * Scaled: waits (bounded, checking the store) until a worker has taken the run's resume, and returns
+ * the error of a resume the worker refused (the run then ended `failed`, `interrupted`, saying why);
+ * null once the run goes on, or when no worker took it within the wait (it stays queued for one).
+ */
+async function workerResumeRefusal(runtime: ForgeRuntime, runId: string): Promise<ErrorInfo | null> {
+  const deadline = Date.now() + WORKER_RESUME_WAIT_MS;
+  for (;;) {
+    const run = await runtime.runs.get(runId);
+    if (run.status === 'failed' && run.haltReason === 'interrupted') {
+      const end = (await runtime.store.events.list(runId)).findLast((event) => event.type === 'run-end');
+      return end?.type === 'run-end' && end.error !== null ? end.error : { name: 'RunResumeError', message: run.error ?? 'The worker could not go on with the run.' };
+    }
+    if (run.status !== 'waiting' || Date.now() >= deadline) return null;
+    await delay(100);
+  }
 }
 
 /** Records "approve always for this tool in this run", signed, tied to the answer that chose it. */

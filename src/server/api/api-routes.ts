@@ -296,7 +296,7 @@ export const apiRoutes: readonly ApiRoute[] = [
           answeredBy: context.principal?.userId ?? 'operator',
           background: true,
         });
-        return { approval: approvalView(answered.approval), grant: answered.grant === null ? null : approvalGrantView(answered.grant), resumed: answered.resuming };
+        return { approval: approvalView(answered.approval), grant: answered.grant === null ? null : approvalGrantView(answered.grant), resumed: answered.resuming, resume_error: answered.resumeError };
       },
     }),
   ),

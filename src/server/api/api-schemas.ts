@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { haltReasonSchema, runKindSchema, runStatusSchema } from '../../core/index.js';
+import { errorInfoSchema, haltReasonSchema, runKindSchema, runStatusSchema } from '../../core/index.js';
 import { approvalGrantViewSchema, approvalViewSchema } from '../../policy/approvals/approval-view.js';
 import { policyRuleSchema } from '../../policy/policy-document.js';
 
@@ -76,7 +76,16 @@ export const approvalAnswerRequestSchema = z
   })
   .strict();
 
-export const approvalAnswerSchema = z.object({ approval: approvalSchema, grant: approvalGrantViewSchema.nullable(), resumed: z.boolean().describe('Whether the server went on with the run.') }).strict();
+export const approvalAnswerSchema = z
+  .object({
+    approval: approvalSchema,
+    grant: approvalGrantViewSchema.nullable(),
+    resumed: z.boolean().describe('Whether the run went on (in the server, or scaled on a worker).'),
+    resume_error: errorInfoSchema
+      .nullable()
+      .describe('Why the run could not go on after the answer (its model not configured, a tool gone): it then ended failed (interrupted) with this reason, to be resumed once fixed. Null otherwise.'),
+  })
+  .strict();
 export const approvalGrantListSchema = z.object({ grants: z.array(approvalGrantViewSchema) }).strict();
 export const approvalGrantSchema = z.object({ grant: approvalGrantViewSchema }).strict();
 

@@ -140,17 +140,20 @@ class RunStream {
   }
 
   private pollWhilePaused(): void {
-    this.timer = setTimeout(async () => {
-      if (this.state.phase !== 'paused' || this.users === 0) return;
-      try {
-        const response = await fetch(`/api/v1/runs/${encodeURIComponent(this.runId)}`, { credentials: 'same-origin' });
-        const run = response.ok ? ((await response.json()) as { status: string }) : undefined;
-        if (run !== undefined && run.status !== 'waiting') return this.open();
-      } catch {
-        // The server is away for a moment: ask again.
-      }
-      this.pollWhilePaused();
-    }, PAUSE_POLL_MS);
+    this.timer = setTimeout(() => void this.checkPaused(), PAUSE_POLL_MS);
+  }
+
+  /** Asks whether the paused run has moved on (reopening its stream) or is still waiting (asking again later). */
+  private async checkPaused(): Promise<void> {
+    if (this.state.phase !== 'paused' || this.users === 0) return;
+    try {
+      const response = await fetch(`/api/v1/runs/${encodeURIComponent(this.runId)}`, { credentials: 'same-origin' });
+      const run = response.ok ? ((await response.json()) as { status: string }) : undefined;
+      if (run !== undefined && run.status !== 'waiting') return this.open();
+    } catch {
+      // The server is away for a moment: ask again.
+    }
+    this.pollWhilePaused();
   }
 }
 

@@ -134,7 +134,7 @@ export function SaveSkill({ runId, task }: { runId: string; task: string }) {
   return (
     <Section title={t('skill.save.title')}>
       {saved === undefined ? (
-        <form onSubmit={submit}>
+        <form onSubmit={(event) => void submit(event)}>
           <Field label={t('skill.save.name')}>{(id) => <input id={id} className="input" dir="ltr" value={name} onChange={(event) => setName(event.target.value)} pattern="[a-z0-9]+(-[a-z0-9]+)*" />}</Field>
           <Field label={t('common.description')}>{(id) => <input id={id} className="input" value={description} onChange={(event) => setDescription(event.target.value)} />}</Field>
           <button type="submit" className="btn btn-primary" disabled={busy}>

@@ -2,8 +2,9 @@ import { useState, type FormEvent } from 'react';
 import { api } from '../api/client.js';
 import { resumeRunStream } from '../api/run-stream.js';
 import type { ToolCallView } from '../api/run-view.js';
+import type { ApprovalAnswer } from '../api/types.js';
 import { usePreferences } from '../i18n/preferences.js';
-import { Badge, ErrorNote, Field, Json, Ltr, StatusBadge } from './ui.js';
+import { Badge, ErrorNote, Field, Json, Ltr, ResumeFailedNote, StatusBadge } from './ui.js';
 
 const PREVIEW_CHARACTERS = 400;
 
@@ -19,12 +20,14 @@ function ApprovalPrompt({ runId, call }: { runId: string; call: ToolCallView }) 
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [answered, setAnswered] = useState<'approve' | 'deny' | undefined>();
+  const [resumeError, setResumeError] = useState<ApprovalAnswer['resume_error']>(null);
   const answer = async (decision: 'approve' | 'deny') => {
     setBusy(true);
     setError(null);
     try {
       const result = await api.answerApproval(runId, call.callId, decision, { ...(decision === 'deny' ? { reason: reason.trim() } : {}), ...(call.approvalRequest === undefined ? {} : { digest: call.approvalRequest.input_digest }) });
       setAnswered(decision);
+      setResumeError(result.resume_error);
       // The run goes on once its last waiting call is answered; until then the stream stays paused.
       if (result.resumed) resumeRunStream(runId);
     } catch (caught) {
@@ -34,9 +37,12 @@ function ApprovalPrompt({ runId, call }: { runId: string; call: ToolCallView }) 
   };
   if (answered !== undefined) {
     return (
-      <p className="mt-2 text-sm" role="status" data-testid="approval-answer">
-        {answered === 'approve' ? t('approval.approved') : t('approval.denied', { reason })}
-      </p>
+      <>
+        <p className="mt-2 text-sm" role="status" data-testid="approval-answer">
+          {answered === 'approve' ? t('approval.approved') : t('approval.denied', { reason })}
+        </p>
+        <ResumeFailedNote error={resumeError} />
+      </>
     );
   }
   const onDeny = (event: FormEvent) => {

@@ -132,6 +132,19 @@ export function ErrorNote({ error }: { error: unknown }) {
   );
 }
 
+/** An approval that stood while its run could not go on: what went wrong, and that the run can be resumed. */
+export function ResumeFailedNote({ error }: { error: { message: string; hint?: string | undefined } | null }) {
+  const { t } = usePreferences();
+  if (error === null) return null;
+  return (
+    <div role="alert" className="my-2 rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100" data-testid="resume-failed">
+      <p className="font-semibold">{t('approval.resumeFailed')}</p>
+      <p dir="auto">{error.message}</p>
+      {error.hint === undefined ? null : <p className="mt-1 opacity-90" dir="auto">{error.hint}</p>}
+    </div>
+  );
+}
+
 export function Empty({ children }: { children: ReactNode }) {
   return <p className="muted py-2">{children}</p>;
 }

@@ -95,6 +95,7 @@ export const ar: Messages = {
   'approval.approved': 'تمت الموافقة',
   'approval.denied': 'مرفوض: {reason}',
   'approval.expired': 'انتهت المهلة',
+  'approval.resumeFailed': 'تمت الموافقة، لكن التشغيل لم يستطع المتابعة: انتهى بالفشل (مقاطَع) ويمكن استئنافه بعد إصلاح السبب.',
   'approvals.title': 'الموافقات',
   'approvals.empty': 'لا يوجد استدعاء بانتظار الموافقة.',
   'approvals.run': 'التشغيل',

@@ -93,6 +93,7 @@ export const en = {
   'approval.approved': 'Approved',
   'approval.denied': 'Denied: {reason}',
   'approval.expired': 'Expired',
+  'approval.resumeFailed': 'Approved, but the run could not go on: it ended failed (interrupted) and can be resumed once this is fixed.',
   'approvals.title': 'Approvals',
   'approvals.empty': 'No call is waiting for an approval.',
   'approvals.run': 'Run',

@@ -1,14 +1,14 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../api/client.js';
-import type { Approval } from '../api/types.js';
-import { Empty, ErrorNote, Field, formatTime, Loading, Ltr, PageTitle } from '../components/ui.js';
+import type { Approval, ApprovalAnswer } from '../api/types.js';
+import { Empty, ErrorNote, Field, formatTime, Loading, Ltr, PageTitle, ResumeFailedNote } from '../components/ui.js';
 import { usePreferences } from '../i18n/preferences.js';
 import { Link } from '../router.js';
 
 const POLL_MS = 3_000;
 
-function PendingApproval({ approval }: { approval: Approval }) {
+function PendingApproval({ approval, onResumeFailed }: { approval: Approval; onResumeFailed: (error: NonNullable<ApprovalAnswer['resume_error']>) => void }) {
   const { t, language } = usePreferences();
   const queries = useQueryClient();
   const [reason, setReason] = useState('');
@@ -18,7 +18,8 @@ function PendingApproval({ approval }: { approval: Approval }) {
     setBusy(true);
     setError(null);
     try {
-      await api.answerApproval(approval.run_id, approval.call_id, decision, decision === 'deny' ? { reason: reason.trim() } : {});
+      const answered = await api.answerApproval(approval.run_id, approval.call_id, decision, decision === 'deny' ? { reason: reason.trim() } : {});
+      if (answered.resume_error !== null) onResumeFailed(answered.resume_error);
       await queries.invalidateQueries({ queryKey: ['approvals'] });
     } catch (caught) {
       setError(caught);
@@ -63,15 +64,29 @@ function PendingApproval({ approval }: { approval: Approval }) {
 export default function ApprovalsPage() {
   const { t } = usePreferences();
   const approvals = useQuery({ queryKey: ['approvals'], queryFn: api.approvals, refetchInterval: POLL_MS });
+  // An answer whose run could not go on stays said after its request leaves the list.
+  const [resumeFailures, setResumeFailures] = useState<Array<{ key: string; runId: string; error: NonNullable<ApprovalAnswer['resume_error']> }>>([]);
   return (
     <div>
       <PageTitle>{t('approvals.title')}</PageTitle>
+      {resumeFailures.map((failure) => (
+        <div key={failure.key}>
+          <Link to={`/runs/${encodeURIComponent(failure.runId)}`} className="text-sm text-orange-800 underline dark:text-orange-300">
+            {t('approvals.run')} <Ltr>{failure.runId}</Ltr>
+          </Link>
+          <ResumeFailedNote error={failure.error} />
+        </div>
+      ))}
       {approvals.isPending ? <Loading /> : null}
       <ErrorNote error={approvals.error} />
       {approvals.data?.approvals.every((approval) => approval.status !== 'pending') === true ? <Empty>{t('approvals.empty')}</Empty> : null}
       <ul className="flex flex-col gap-3">
         {(approvals.data?.approvals ?? []).filter((approval) => approval.status === 'pending').map((approval) => (
-          <PendingApproval key={`${approval.run_id}/${approval.call_id}`} approval={approval} />
+          <PendingApproval
+            key={`${approval.run_id}/${approval.call_id}`}
+            approval={approval}
+            onResumeFailed={(error) => setResumeFailures((failures) => [...failures, { key: `${approval.run_id}/${approval.call_id}`, runId: approval.run_id, error }])}
+          />
         ))}
       </ul>
     </div>

@@ -37,7 +37,7 @@ function SignInForm({ onSignedIn }: { onSignedIn: () => Promise<void> }) {
     }
   };
   return (
-    <form onSubmit={submit} aria-label={t('auth.title')}>
+    <form onSubmit={(event) => void submit(event)} aria-label={t('auth.title')}>
       <Field label={t('auth.email')}>{(id) => <input id={id} className="input" type="email" autoComplete="username" value={email} onChange={(event) => setEmail(event.target.value)} required />}</Field>
       <Field label={t('auth.password')}>
         {(id) => <input id={id} className="input" type="password" autoComplete="current-password" value={password} onChange={(event) => setPassword(event.target.value)} required />}

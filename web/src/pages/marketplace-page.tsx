@@ -47,7 +47,7 @@ function PackageSkill() {
   return (
     <Section title={t('market.package')}>
       {skills.data?.skills.length === 0 ? <Empty>{t('skills.empty')}</Empty> : null}
-      <form onSubmit={submit} className="grid gap-x-4 sm:grid-cols-2">
+      <form onSubmit={(event) => void submit(event)} className="grid gap-x-4 sm:grid-cols-2">
         <Field label={t('market.skill')}>
           {(id) => (
             <select id={id} className="input" value={chosen ?? ''} onChange={(event) => setSkill(event.target.value)} required>

@@ -117,7 +117,7 @@ export default function McpPage({ session }: { session: Session }) {
       {servers.data?.mcp_servers.length === 0 ? <Empty>{t('mcp.empty')}</Empty> : null}
       <ul className="mb-4 flex flex-col gap-3">{(servers.data?.mcp_servers ?? []).map((server) => <ServerCard key={server.name} server={server} />)}</ul>
       <Section title={t('mcp.add')}>
-        <form onSubmit={add} className="grid gap-x-4 sm:grid-cols-3">
+        <form onSubmit={(event) => void add(event)} className="grid gap-x-4 sm:grid-cols-3">
           <Field label={t('common.name')}>{(id) => <input id={id} className="input" dir="ltr" value={name} onChange={(event) => setName(event.target.value)} required />}</Field>
           <Field label={t('mcp.url')}>{(id) => <input id={id} className="input" dir="ltr" type="url" value={url} onChange={(event) => setUrl(event.target.value)} required />}</Field>
           <Field label={t('mcp.transport')}>

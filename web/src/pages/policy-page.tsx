@@ -25,7 +25,7 @@ function PolicyTester() {
   };
   return (
     <Section title={t('policy.test')}>
-      <form onSubmit={submit} className="grid gap-x-4 sm:grid-cols-2">
+      <form onSubmit={(event) => void submit(event)} className="grid gap-x-4 sm:grid-cols-2">
         <Field label={t('policy.tool')}>{(id) => <input id={id} className="input" dir="ltr" value={tool} onChange={(event) => setTool(event.target.value)} required />}</Field>
         <Field label={t('policy.input')}>{(id) => <input id={id} className="input font-mono" dir="ltr" value={input} onChange={(event) => setInput(event.target.value)} />}</Field>
         <div>

@@ -133,7 +133,7 @@ function ApiKeys() {
           </li>
         ))}
       </ul>
-      <form onSubmit={submit}>
+      <form onSubmit={(event) => void submit(event)}>
         <Field label={t('settings.newKey')}>{(id) => <input id={id} className="input" value={name} onChange={(event) => setName(event.target.value)} required />}</Field>
         <fieldset className="mb-3">
           <legend className="label">{t('settings.scopes')}</legend>

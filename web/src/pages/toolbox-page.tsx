@@ -60,7 +60,7 @@ function AddTool() {
   };
   return (
     <Section title={t('toolbox.add')}>
-      <form onSubmit={submit}>
+      <form onSubmit={(event) => void submit(event)}>
         <Field label={t('toolbox.toolSource')}>{(id) => <textarea id={id} className="input min-h-32 font-mono text-xs" dir="ltr" value={toolSource} onChange={(event) => setToolSource(event.target.value)} required />}</Field>
         <Field label={t('toolbox.testSource')}>{(id) => <textarea id={id} className="input min-h-32 font-mono text-xs" dir="ltr" value={testSource} onChange={(event) => setTestSource(event.target.value)} required />}</Field>
         <button type="submit" className="btn btn-primary" disabled={busy}>

@@ -10,7 +10,7 @@ export function stateOf(runId: string, turn: number): RunState {
     run_id: runId,
     kind: 'agent',
     task: 'find the 日本語 docs',
-    model: 'openai:gpt-4.1-mini',
+    model: { slug: 'openai:gpt-4.1-mini', base_url: null, settings: {} },
     system: null,
     conversation_id: null,
     tools: ['web_search'],

@@ -1,0 +1,36 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const fixtures = path.join(root, 'test', 'fixtures', 'lint');
+
+/** The rules the project's own lint configuration reports for one fixture file (fixtures are ignored by `npm run lint`). */
+const eslint = new ESLint({ cwd: root, ignore: false });
+async function rulesBrokenBy(...files: string[]): Promise<string[]> {
+  const results = await eslint.lintFiles(files.map((file) => path.join(fixtures, file)));
+  return results.flatMap((result) => result.messages.map((message) => message.ruleId ?? message.message));
+}
+
+/**
+ * The design's rules are enforced, not only written: each fixture breaks one rule, and the project's
+ * own ESLint configuration must reject it (the tree itself passes `npm run lint`).
+ */
+describe('lint rules', () => {
+  it('rejects an import cycle', async () => {
+    expect(await rulesBrokenBy('cycle-a.ts', 'cycle-b.ts')).toEqual(['import-x/no-cycle', 'import-x/no-cycle']);
+  });
+
+  it('rejects a floating promise', async () => {
+    expect(await rulesBrokenBy('floating-promise.ts')).toEqual(['@typescript-eslint/no-floating-promises']);
+  });
+
+  it('rejects an async callback where nothing may be returned', async () => {
+    expect(await rulesBrokenBy('misused-promise.ts')).toEqual(['@typescript-eslint/no-misused-promises']);
+  });
+
+  it('rejects a switch that misses a member of its union', async () => {
+    expect(await rulesBrokenBy('missed-switch.ts')).toEqual(['@typescript-eslint/switch-exhaustiveness-check']);
+  });
+});
