@@ -15,7 +15,7 @@ import { installationSecretBox, openStore } from '../adapters/store/index.js';
 import { Toolbox, registerPromotedTools, toolboxFolder, type ToolboxEntryError, type ToolboxManifestMigration } from '../synthesis/toolbox/index.js';
 import { createBuiltinTools, searchConfigFromEnv } from '../tools/builtins/index.js';
 import { ToolRegistry } from '../tools/index.js';
-import { closeOptionalTools, createOptionalTools } from '../tools/optional-tools.js';
+import { closeOptionalTools, createOptionalTools, releaseRunOfTools } from '../tools/optional-tools.js';
 import { McpConnectionManager, type ReconnectBackoff, type StdioPermission } from '../tools/mcp/index.js';
 import { createGuardedFetch, createGuardedStreamFetch, parseAllowHosts, parseResolveEntries } from '../security/index.js';
 import { FORGE_VERSION } from '../version.js';
@@ -189,6 +189,7 @@ export async function createRuntime(parts: RuntimeParts = {}): Promise<ForgeRunt
       owner: { pid: process.pid, host: hostname() },
       ...(fanOut === undefined ? {} : { fanOut }),
       ...(parts.modelCallChecks === undefined ? {} : { modelCallChecks: parts.modelCallChecks }),
+      releaseRun: (runId) => releaseRunOfTools(optionalTools, runId),
     });
     // A run a dead process left running is ended now, loudly, never left running for ever.
     await runs.endInterruptedRuns();

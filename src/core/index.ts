@@ -31,4 +31,5 @@ export * from './run-state.js';
 export * from './principal.js';
 export type { AnyTool, InputDependentSideEffect, RiskLevel, SideEffect, Tool, ToolContext } from './tool.js';
 export { isClosableTool, type ClosableTool } from './closable-tool.js';
+export { holdsRunResources, type RunResourceHolder } from './run-resources.js';
 export { RISK_LEVELS, TOOL_NAME_PATTERN, callSideEffect, defineTool, hasInputDependentSideEffect } from './tool.js';

@@ -34,6 +34,25 @@ describe('the run service', () => {
     await rm(home, { recursive: true, force: true });
   });
 
+  it("releases what a run held in this process however it stops: completed, failed, cancelled", async () => {
+    const released: string[] = [];
+    const releasing = new RunService({ store, bus, home, owner, releaseRun: async (runId) => void released.push(runId) });
+    const completed = releasing.start({ kind: 'tool-call', task: 'ok', model: 'none', execute: async ({ emitter, meter }) => finishRun(emitter, meter, { status: 'completed', haltReason: 'final_answer', answer: 'done', error: null, startedAt: 0 }) });
+    const failed = releasing.start({ kind: 'tool-call', task: 'throws', model: 'none', execute: async () => Promise.reject(new Error('boom')) });
+    const cancelled = releasing.start({
+      kind: 'tool-call',
+      task: 'cancelled',
+      model: 'none',
+      execute: async ({ emitter, meter, signal }) => {
+        if (!signal.aborted) await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+        return finishRun(emitter, meter, { status: 'cancelled', haltReason: 'cancelled', answer: null, error: null, startedAt: 0 });
+      },
+    });
+    cancelled.cancel();
+    await Promise.all([completed.result, failed.result.catch(() => undefined), cancelled.result]);
+    expect(released.sort()).toEqual([completed.runId, failed.runId, cancelled.runId].sort());
+  });
+
   it('starts a run at once, streams its events from any seq, and settles once the run log and the store hold all of it', async () => {
     const handle = service.start({
       kind: 'tool-call',

@@ -125,6 +125,11 @@ export interface RunServiceOptions {
    * `runLimitsCheck`): account quotas, budgets. The composition root chooses them; none by default.
    */
   readonly modelCallChecks?: readonly ModelCallCheck[];
+  /**
+   * Releases what the run held in this process (its browser context) once it stops running here, however
+   * it stopped: completed, failed, cancelled, paused for an approval. Errors are its own to report.
+   */
+  readonly releaseRun?: (runId: string) => Promise<void>;
 }
 
 /**
@@ -332,6 +337,7 @@ export class RunService {
         }
       } finally {
         signal?.removeEventListener('abort', onAbort);
+        await this.options.releaseRun?.(runId);
         this.active.delete(runId);
         feed.close();
       }

@@ -1,4 +1,4 @@
-import { isClosableTool, type AnyTool, type GuardedFetch } from '../core/index.js';
+import { holdsRunResources, isClosableTool, type AnyTool, type GuardedFetch } from '../core/index.js';
 import { createBrowserTools } from './browser/index.js';
 import { createFileTools } from './files/index.js';
 import { createGitTools } from './git/index.js';
@@ -33,4 +33,9 @@ export function createOptionalTools(groups: readonly OptionalToolGroup[], option
 /** Releases what the optional tools hold (the browser process); harmless when called twice. */
 export async function closeOptionalTools(tools: readonly AnyTool[]): Promise<void> {
   await Promise.all(tools.flatMap((tool) => (isClosableTool(tool) ? [tool.close()] : [])));
+}
+
+/** Releases what the optional tools hold for a run that ended (its browser context); never throws. */
+export async function releaseRunOfTools(tools: readonly AnyTool[], runId: string): Promise<void> {
+  await Promise.all(tools.flatMap((tool) => (holdsRunResources(tool) ? [tool.releaseRun(runId).catch(() => undefined)] : [])));
 }

@@ -12,16 +12,29 @@ export class BrowserUnavailableError extends ForgeError {
   }
 }
 
-/** Every browser context the runtime allows is held by another run. */
+/**
+ * The browser is busy for this run: every context the runtime allows is held by other runs
+ * (`installation`), or the runs of the run's account hold as many as one account may (`account`), and
+ * none came free while the run waited in the queue.
+ */
 export class BrowserSessionLimitError extends ForgeError {
+  readonly limit: 'installation' | 'account';
+  /** The most contexts held at once: in all, or per account. */
   readonly maxContexts: number;
-  constructor(maxContexts: number, idleMs: number) {
+  /** When a context is expected to come free at the latest (the soonest idle close), in seconds; a run that ends frees its context at once. */
+  readonly retryAfterSeconds: number;
+  constructor(limit: 'installation' | 'account', maxContexts: number, retryAfterSeconds: number) {
     super({
       name: 'BrowserSessionLimitError',
-      message: `The browser is in use by ${maxContexts} other runs, the most it holds at once.`,
-      hint: `Try again once one of them ends; a run's browser closes when the run is cancelled or after ${Math.round(idleMs / 1000)} s without a browser call.`,
+      message:
+        limit === 'account'
+          ? `The browser is busy: your account's runs hold ${maxContexts} browser contexts, the most one account may hold at once. Retry after ${retryAfterSeconds} s.`
+          : `The browser is busy: all ${maxContexts} browser contexts are held by other runs. Retry after ${retryAfterSeconds} s.`,
+      hint: `Retry after ${retryAfterSeconds} s, or sooner once one of those runs ends: a run's browser context closes when the run ends (completed, failed, cancelled or paused for an approval) and after a while without a browser call.`,
     });
+    this.limit = limit;
     this.maxContexts = maxContexts;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 

@@ -19,17 +19,41 @@ interface LaunchedBrowser {
   readonly sink: SinkProxy;
 }
 
+/** A run's context, opening or open, and the account it counts against (none for the operator's runs). */
+interface HeldSession {
+  readonly pending: Promise<BrowserSession>;
+  readonly account: string | undefined;
+  session?: BrowserSession;
+}
+
+/** A run waiting in the queue for a context. */
+interface Waiter {
+  readonly runId: string;
+  readonly account: string | undefined;
+  readonly admit: (held: HeldSession) => void;
+  readonly refuse: (error: Error) => void;
+}
+
 /** What the browser process inherits of this process's environment: enough to run, none of Forge's keys. */
 const INHERITED_VARIABLES = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'LC_ALL', 'TZ', 'FONTCONFIG_PATH', 'XDG_CONFIG_HOME', 'XDG_CACHE_HOME'];
 
 /**
  * The runtime's one headless browser and the runs' contexts in it. Nothing is launched until a tool
- * first needs a page; each run (by `runId`) gets its own context, closed when the run's signal aborts or
- * after `idleMs` without a call; the browser closes with the last context, and with `close`.
+ * first needs a page; each run (by `runId`) gets its own context, closed when the run ends
+ * (`releaseRun`), when its signal aborts, or after `idleMs` without a call; the browser closes `idleMs`
+ * after its last context, and with `close`. At most `maxContexts` are held at once, at most
+ * `maxContextsPerAccount` by one account's runs; a run with no context free to it waits in a fair queue
+ * (a freed context goes to the waiting account holding the fewest, then to the longest waiting run) for
+ * up to `queueWaitMs`, then is refused with `BrowserSessionLimitError` saying when to retry.
  */
 export class BrowserPool {
   private launched: Promise<LaunchedBrowser> | undefined;
-  private readonly sessions = new Map<string, Promise<BrowserSession>>();
+  private readonly sessions = new Map<string, HeldSession>();
+  /** Runs admitted from the queue or still waiting in it, so a run's further calls share its place. */
+  private readonly entering = new Map<string, Promise<HeldSession>>();
+  private readonly queue: Waiter[] = [];
+  /** Closes the browser once it has had no context for `idleMs` (runs come and go; a launch costs a second or two). */
+  private browserIdleTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: BrowserPoolOptions) {}
 
@@ -40,7 +64,13 @@ export class BrowserPool {
   /** Runs `action` in the run's session, opening the browser and the run's context when it has none. */
   async withSession<Result>(toolName: string, context: ToolContext, action: (session: BrowserSession) => Promise<Result>): Promise<Result> {
     refuseIfCancelled(toolName, context.signal);
-    return this.run(toolName, context, this.sessions.get(context.runId) ?? this.openSession(context.runId), action);
+    const held = this.sessions.get(context.runId) ?? (await (this.entering.get(context.runId) ?? this.enter(toolName, context)));
+    return this.run(toolName, context, held.pending, action);
+  }
+
+  /** Closes the run's context (its run ended, paused or failed): the context goes to the next run waiting for one. */
+  releaseRun(runId: string): Promise<void> {
+    return this.closeSession(runId);
   }
 
   /**
@@ -49,7 +79,7 @@ export class BrowserPool {
    */
   async withPage<Result>(toolName: string, context: ToolContext, action: (session: BrowserSession, page: Page) => Promise<Result>): Promise<Result> {
     refuseIfCancelled(toolName, context.signal);
-    const pending = this.sessions.get(context.runId);
+    const pending = this.sessions.get(context.runId)?.pending;
     const noPage = () =>
       new BrowserActionError(
         toolName,
@@ -76,6 +106,7 @@ export class BrowserPool {
 
   /** Closes every run's context and the browser. The pool stays usable: the next call launches again. */
   async close(): Promise<void> {
+    for (const waiter of [...this.queue]) waiter.refuse(new BrowserActionError('browser_open', 'the browser was closed while this run waited for it.', 'Try again: the next call starts it again.'));
     const runIds = [...this.sessions.keys()];
     await Promise.all(runIds.map((runId) => this.closeSession(runId)));
     await this.closeBrowser();
@@ -96,30 +127,118 @@ export class BrowserPool {
     }
   }
 
-  private openSession(runId: string): Promise<BrowserSession> {
-    const { maxContexts, idleMs } = this.options.limits;
-    if (this.sessions.size >= maxContexts) return Promise.reject(new BrowserSessionLimitError(maxContexts, idleMs));
+  /** A context for the run: at once when one is free to its account, else after waiting its turn in the queue. */
+  private enter(toolName: string, context: ToolContext): Promise<HeldSession> {
+    const { runId, accountId: account } = context;
+    if (this.hasRoom(account)) return Promise.resolve(this.open(runId, account));
+    const { queueWaitMs } = this.options.limits;
+    if (queueWaitMs <= 0) return Promise.reject(this.busy(account));
+    const entering = new Promise<HeldSession>((resolve, reject) => {
+      const leave = () => {
+        clearTimeout(timer);
+        context.signal.removeEventListener('abort', cancelled);
+        const index = this.queue.indexOf(waiter);
+        if (index >= 0) this.queue.splice(index, 1);
+      };
+      const waiter: Waiter = {
+        runId,
+        account,
+        admit: (held) => {
+          leave();
+          resolve(held);
+        },
+        refuse: (error) => {
+          leave();
+          reject(error);
+        },
+      };
+      const timer = setTimeout(() => waiter.refuse(this.busy(account)), queueWaitMs);
+      const cancelled = () => waiter.refuse(new RunCancelledError(`${toolName} was stopped while it waited for the browser`));
+      context.signal.addEventListener('abort', cancelled, { once: true });
+      this.queue.push(waiter);
+    });
+    this.entering.set(runId, entering);
+    const forget = () => {
+      if (this.entering.get(runId) === entering) this.entering.delete(runId);
+    };
+    entering.then(forget, forget);
+    return entering;
+  }
+
+  /** Whether a context is free to a run of `account`: one is free in all, and the account holds fewer than it may. */
+  private hasRoom(account: string | undefined): boolean {
+    const { maxContexts, maxContextsPerAccount } = this.options.limits;
+    return this.sessions.size < maxContexts && (account === undefined || this.heldBy(account) < maxContextsPerAccount);
+  }
+
+  private heldBy(account: string | undefined): number {
+    let held = 0;
+    for (const session of this.sessions.values()) if (session.account === account) held += 1;
+    return held;
+  }
+
+  /** Why a run of `account` gets no context now, and when one is expected free at the latest: the soonest idle close among those it waits on. */
+  private busy(account: string | undefined): BrowserSessionLimitError {
+    const { maxContexts, maxContextsPerAccount, idleMs } = this.options.limits;
+    const accountFull = account !== undefined && this.heldBy(account) >= maxContextsPerAccount;
+    const now = Date.now();
+    const deadlines = [...this.sessions.values()].filter((held) => !accountFull || held.account === account).map((held) => held.session?.idleDeadline(now) ?? now + idleMs);
+    const seconds = Math.max(1, Math.ceil((Math.min(now + idleMs, ...deadlines) - now) / 1000));
+    return accountFull ? new BrowserSessionLimitError('account', maxContextsPerAccount, seconds) : new BrowserSessionLimitError('installation', maxContexts, seconds);
+  }
+
+  /** Opens a context for the run and counts it against its account. */
+  private open(runId: string, account: string | undefined): HeldSession {
     const pending = (async () => {
       const { browser } = await this.browser();
       return BrowserSession.open(browser, this.options.fetch, this.options.limits);
     })();
-    this.sessions.set(runId, pending);
-    pending.catch(() => {
-      if (this.sessions.get(runId) === pending) this.sessions.delete(runId);
-    });
-    return pending;
+    const held: HeldSession = { pending, account };
+    this.sessions.set(runId, held);
+    pending.then(
+      (session) => {
+        held.session = session;
+      },
+      () => {
+        if (this.sessions.get(runId) === held) this.sessions.delete(runId);
+        this.admitWaiting();
+      },
+    );
+    return held;
+  }
+
+  /** Gives free contexts to waiting runs: the account holding the fewest first, then the run waiting longest. */
+  private admitWaiting(): void {
+    for (;;) {
+      let chosen: Waiter | undefined;
+      for (const waiter of this.queue) {
+        if (this.hasRoom(waiter.account) && (chosen === undefined || this.heldBy(waiter.account) < this.heldBy(chosen.account))) chosen = waiter;
+      }
+      if (chosen === undefined) return;
+      chosen.admit(this.open(chosen.runId, chosen.account));
+    }
   }
 
   /** Closes the run's session, when it is still `pending` (a late timer of a closed one leaves the run's next session alone). */
-  private async closeSession(runId: string, pending = this.sessions.get(runId)): Promise<void> {
-    if (pending === undefined || this.sessions.get(runId) !== pending) return;
+  private async closeSession(runId: string, pending = this.sessions.get(runId)?.pending): Promise<void> {
+    const held = this.sessions.get(runId);
+    if (pending === undefined || held?.pending !== pending) return;
     this.sessions.delete(runId);
+    this.admitWaiting();
     const session = await pending.catch(() => undefined);
     await session?.close();
-    if (this.sessions.size === 0) await this.closeBrowser();
+    if (this.sessions.size === 0 && this.browserIdleTimer === undefined) {
+      this.browserIdleTimer = setTimeout(() => {
+        this.browserIdleTimer = undefined;
+        if (this.sessions.size === 0) void this.closeBrowser();
+      }, this.options.limits.idleMs);
+      this.browserIdleTimer.unref();
+    }
   }
 
   private browser(): Promise<LaunchedBrowser> {
+    clearTimeout(this.browserIdleTimer);
+    this.browserIdleTimer = undefined;
     if (this.launched === undefined) {
       const launching = this.launch();
       this.launched = launching;
@@ -168,6 +287,8 @@ export class BrowserPool {
   }
 
   private async closeBrowser(): Promise<void> {
+    clearTimeout(this.browserIdleTimer);
+    this.browserIdleTimer = undefined;
     const launching = this.launched;
     this.launched = undefined;
     const launched = await launching?.catch(() => undefined);
@@ -184,7 +305,8 @@ export class BrowserPool {
       this.launched = undefined;
       const sessions = [...this.sessions.values()];
       this.sessions.clear();
-      await Promise.all(sessions.map(async (pending) => (await pending.catch(() => undefined))?.close()));
+      this.admitWaiting();
+      await Promise.all(sessions.map(async ({ pending }) => (await pending.catch(() => undefined))?.close()));
       await launched.sink.close();
     })();
   }

@@ -12,6 +12,8 @@ export class BrowserSession {
   private readonly watchedSignals = new WeakSet<AbortSignal>();
   private readonly unwatch: (() => void)[] = [];
   private idleTimer: NodeJS.Timeout | undefined;
+  /** When the last call ended, while none runs; undefined while one runs (or before the first). */
+  private idleSince: number | undefined;
   private busy = 0;
   private closed = false;
 
@@ -63,6 +65,7 @@ export class BrowserSession {
     this.busy += 1;
     clearTimeout(this.idleTimer);
     this.idleTimer = undefined;
+    this.idleSince = undefined;
     this.traffic.beginAction();
   }
 
@@ -70,8 +73,14 @@ export class BrowserSession {
   end(onIdle: () => void): void {
     this.busy -= 1;
     if (this.busy > 0 || this.closed) return;
+    this.idleSince = Date.now();
     this.idleTimer = setTimeout(onIdle, this.limits.idleMs);
     this.idleTimer.unref();
+  }
+
+  /** When the idle timer would close the session at the latest, counting a running call as just begun (ms since the epoch). */
+  idleDeadline(now: number): number {
+    return (this.idleSince ?? now) + this.limits.idleMs;
   }
 
   /** Ends the session's requests still in flight and closes its context with its pages. */

@@ -10,7 +10,7 @@ import { createGuardedFetch, parseAllowHosts } from '../../security/index.js';
 import { defaultBrowserLimits, type BrowserLimits } from './browser-limits.js';
 import { BrowserPool } from './browser-pool.js';
 import { browserToolsOver } from './browser-tools.js';
-import type { BrowserExtractOutput, BrowserOpenOutput, BrowserPageOutput } from './index.js';
+import type { BrowserExtractOutput, BrowserOpenOutput, BrowserPageOutput, BrowserSessionLimitError } from './index.js';
 import { isClosableTool } from '../../core/index.js';
 import { createBrowserTools } from './index.js';
 
@@ -384,7 +384,7 @@ describe('browser tools', () => {
 
 describe('browser lifetime', () => {
   it('refuse a run past the cap on contexts until an idle one closes', async () => {
-    const limited = poolWith({ maxContexts: 1, idleMs: 300 });
+    const limited = poolWith({ maxContexts: 1, idleMs: 300, queueWaitMs: 0 });
     const limitedTools = browserToolsOver(limited);
     const open = toolNamed(limitedTools, 'browser_open');
     try {
@@ -392,13 +392,51 @@ describe('browser lifetime', () => {
       await open.execute({ url: `${site.origin}/about` }, first);
       const refused = await rejection(open.execute({ url: `${site.origin}/about` }, toolContext('run-waiting', fetch)));
       expect(refused.name).toBe('BrowserSessionLimitError');
-      expect(refused.message).toContain('1 other runs');
+      expect(refused.message).toMatch(/all 1 browser contexts are held by other runs\. Retry after 1 s\./);
       const tab = await limited.withPage('test', first, async (_session, page) => page);
       await new Promise((resolve) => tab.once('close', resolve));
       const later = (await open.execute({ url: `${site.origin}/about` }, toolContext('run-waiting', fetch))) as BrowserOpenOutput;
       expect(later.title).toBe('About');
     } finally {
       await limitedTools[0]?.close();
+    }
+  });
+
+  it("cap one account's contexts, saying when to retry, while another account's run still gets one", async () => {
+    const capped = poolWith({ maxContexts: 3, maxContextsPerAccount: 2, queueWaitMs: 0 });
+    const open = toolNamed(browserToolsOver(capped), 'browser_open');
+    const of = (account: string, runId: string) => ({ ...toolContext(runId, fetch), accountId: account });
+    try {
+      for (const runId of ['mallory-1', 'mallory-2']) await open.execute({ url: `${site.origin}/about` }, of('mallory', runId));
+      const refused = await rejection(open.execute({ url: `${site.origin}/about` }, of('mallory', 'mallory-3')));
+      expect(refused).toMatchObject({ name: 'BrowserSessionLimitError', limit: 'account', maxContexts: 2 });
+      expect(refused.message).toMatch(/your account's runs hold 2 browser contexts.*Retry after \d+ s\./);
+      expect((refused as BrowserSessionLimitError).retryAfterSeconds).toBeGreaterThanOrEqual(1);
+      expect(((await open.execute({ url: `${site.origin}/about` }, of('bob', 'bob-1'))) as BrowserOpenOutput).title).toBe('About');
+    } finally {
+      await capped.close();
+    }
+  });
+
+  it('queue runs fairly for a freed context: the waiting account holding the fewest first, then the longest waiting', async () => {
+    const queued = poolWith({ maxContexts: 2, maxContextsPerAccount: 2, queueWaitMs: 60_000 });
+    const open = toolNamed(browserToolsOver(queued), 'browser_open');
+    const of = (account: string, runId: string) => ({ ...toolContext(runId, fetch), accountId: account });
+    try {
+      for (const runId of ['mallory-1', 'mallory-2']) await open.execute({ url: `${site.origin}/about` }, of('mallory', runId));
+      const admitted: string[] = [];
+      const waitFor = (account: string, runId: string) => (open.execute({ url: `${site.origin}/about` }, of(account, runId)) as Promise<BrowserOpenOutput>).then((page) => (admitted.push(runId), page));
+      // Mallory asks first, Bob second; both wait: every context is held.
+      const mallory = waitFor('mallory', 'mallory-3');
+      const bob = waitFor('bob', 'bob-1');
+      await queued.releaseRun('mallory-1');
+      expect((await bob).title).toBe('About');
+      expect(admitted).toEqual(['bob-1']);
+      await queued.releaseRun('mallory-2');
+      expect((await mallory).title).toBe('About');
+      expect(admitted).toEqual(['bob-1', 'mallory-3']);
+    } finally {
+      await queued.close();
     }
   });
 

@@ -2,7 +2,7 @@ import type { AnyTool, GuardedFetch } from '../../core/index.js';
 import { defaultBrowserLimits } from './browser-limits.js';
 import { BrowserPool } from './browser-pool.js';
 import { browserToolsOver } from './browser-tools.js';
-import type { ClosableTool } from '../../core/index.js';
+import type { ClosableTool, RunResourceHolder } from '../../core/index.js';
 
 export { BrowserActionError, BrowserSessionLimitError, BrowserUnavailableError } from './browser-errors.js';
 export type { BrowserExtractOutput } from './extract-tool.js';
@@ -23,6 +23,6 @@ export interface BrowserToolOptions {
  * `ClosableTool`: closing any of them closes the browser (the runtime must, or the browser outlives it
  * until it has been idle for `idleMs`).
  */
-export function createBrowserTools(options: BrowserToolOptions): (AnyTool & ClosableTool)[] {
+export function createBrowserTools(options: BrowserToolOptions): (AnyTool & ClosableTool & RunResourceHolder)[] {
   return browserToolsOver(new BrowserPool({ env: options.env, fetch: options.fetch, limits: defaultBrowserLimits }));
 }
