@@ -1,15 +1,15 @@
-import { AccountService, ApiKeyService, ProviderKeyService, loadSessionKey } from '../accounts/index.js';
+import { AccountService, ApiKeyService, ProviderKeyService, QuotaService, loadSessionKey, quotaCheck } from '../accounts/index.js';
 import { MarketplaceService } from '../marketplace/index.js';
-import { dispatchSkillReplay } from '../runs/run-dispatch.js';
+import { RunFrontDoor } from '../runs/run-front-door.js';
 import { hostname } from 'node:os';
 import { refuseApprovals } from '../engine/index.js';
 import { PolicyEngine, PolicyService } from '../policy/index.js';
 import type { ApprovalGate, Credentials, EventBus, EventFanOut, GuardedFetch, JobQueue, ModelCallCheck, Policy, Store } from '../core/index.js';
 import { InProcessEventBus } from '../events/index.js';
-import { EnvironmentCredentials } from '../llm/index.js';
+import { EnvironmentCredentials, priceOf } from '../llm/index.js';
 import { InProcessJobQueue } from '../adapters/queue/index.js';
 import { SecretRedactor, redactedCredentials, secretsFromEnvironment } from '../security/redaction/index.js';
-import { ApprovalSealer, RunService } from '../runs/index.js';
+import { ApprovalSealer } from '../runs/index.js';
 import { StatsService } from '../stats/index.js';
 import { installationSecretBox, openStore } from '../adapters/store/index.js';
 import { Toolbox, registerPromotedTools, toolboxFolder, type ToolboxEntryError, type ToolboxManifestMigration } from '../synthesis/toolbox/index.js';
@@ -59,8 +59,11 @@ export interface ForgeRuntime {
   readonly toolbox: Toolbox;
   /** What opening did that a person should hear of (a toolbox manifest of an older Forge migrated into the store); the CLI prints them. */
   readonly notices: readonly string[];
-  /** Starts every run (agent, converge, skill replay, direct tool call) and owns its lifecycle. */
-  readonly runs: RunService;
+  /**
+   * The front door of every run (`submit`, `execute`: a run request in, checked once) and every run's
+   * lifecycle (agent, converge, skill replay, direct tool call): record, events, cancel, end.
+   */
+  readonly runs: RunFrontDoor;
   /** The catalog and the toolbox: list, describe, add through the gate, retest, remove. */
   readonly tools: ToolService;
   /** Stored skills: save from a run, import, edit, roll back, list, load, test. */
@@ -71,6 +74,8 @@ export interface ForgeRuntime {
   readonly accounts: AccountService;
   /** Accounts' service keys (`forge api-keys`, `X-API-Key`). */
   readonly apiKeys: ApiKeyService;
+  /** Per-account and per-key quotas (`forge accounts quota`, `/accounts/{id}/quota`). */
+  readonly quotas: QuotaService;
   /** Accounts' model provider keys, sealed at rest; their runs' credentials. */
   readonly providerKeys: ProviderKeyService;
   /** Skills packaged as products for customers, and the ledger of their runs. */
@@ -121,8 +126,9 @@ export interface RuntimeParts {
   readonly redactor?: SecretRedactor;
   readonly mcp?: RuntimeMcpOptions;
   /**
-   * Checks every model call of every run passes before it is made, after the run's own limits: the
-   * one pre-call seam (see `ModelCallCheck`; account quotas and budgets plug in here). Default: none.
+   * Checks every model call of every run passes before it is made, after the run's own limits and the
+   * account and key quotas (always on): the one pre-call seam (see `ModelCallCheck`; budgets plug in
+   * here). Default: none besides the quotas.
    */
   readonly modelCallChecks?: readonly ModelCallCheck[];
   /**
@@ -182,13 +188,16 @@ export async function createRuntime(parts: RuntimeParts = {}): Promise<ForgeRunt
     const toolbox = await Toolbox.open(toolboxFolder(config.home), store.toolbox);
     const notices = [...(toolbox.migration === null ? [] : [describeManifestMigration(toolbox.migration)]), ...(await toolbox.unreadable()).map(describeUnreadableEntry)];
     const bus = parts.bus ?? new InProcessEventBus({ redactor });
-    const runs = new RunService({
+    const runs = new RunFrontDoor({
+      // The runs use the runtime composed below.
+      runtime: () => runtime,
       store,
       bus,
       home: config.home,
       owner: { pid: process.pid, host: hostname() },
       ...(fanOut === undefined ? {} : { fanOut }),
-      ...(parts.modelCallChecks === undefined ? {} : { modelCallChecks: parts.modelCallChecks }),
+      // Every run's model calls pass its account's and key's daily quotas, then what the caller plugs in.
+      modelCallChecks: [quotaCheck(store, { isPriced: (model) => priceOf(model) !== undefined }), ...(parts.modelCallChecks ?? [])],
       releaseRun: (runId) => releaseRunOfTools(optionalTools, runId),
     });
     // A run a dead process left running is ended now, loudly, never left running for ever.
@@ -223,9 +232,14 @@ export async function createRuntime(parts: RuntimeParts = {}): Promise<ForgeRunt
       stats: new StatsService(store, config.databaseUrl),
       accounts: new AccountService({ store: store.accounts, sessionKey: once(() => loadSessionKey({ sessionKey: config.env['FORGE_SESSION_KEY'], home: config.home })) }),
       apiKeys: new ApiKeyService(store.accounts),
+      quotas: new QuotaService(store),
       providerKeys: new ProviderKeyService(store.providerKeys, secrets),
       // A customer run replays the pinned version as a run of the seller's, like any skill run.
-      marketplace: new MarketplaceService({ store, skills, replay: (options) => dispatchSkillReplay(runtime, options) }),
+      marketplace: new MarketplaceService({
+        store,
+        skills,
+        replay: async ({ skill, inputs, userId }) => (await runs.submit({ kind: 'skill_replay', skill, inputs }, { userId })).result(),
+      }),
       close,
     };
     // A run that waited past its approval's expiry is ended now, like an interrupted one.

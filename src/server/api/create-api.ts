@@ -1,9 +1,10 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Hono, type Context } from 'hono';
 import { ZodError, type z } from 'zod';
 import { describeError, ForgeError } from '../../core/index.js';
+import { QuotaExceededError } from '../../accounts/index.js';
 import { ownsRecord, type Principal } from '../../core/index.js';
-import type { ApiLimits, ForgeRuntime } from '../../compose/index.js';
+import { DEFAULT_EVENT_STREAM_LIMITS, type ApiLimits, type ForgeRuntime } from '../../compose/index.js';
 import { ApiError, type ApiRoute, type ApiServerState, type RouteContext } from './api-route.js';
 import { apiRoutes } from './api-routes.js';
 import { operatorAuthenticator, type Authenticator } from './authenticator.js';
@@ -11,13 +12,14 @@ import { CorsPolicy } from './cors-policy.js';
 import { openApiDocument } from './openapi.js';
 import { RateLimiter } from '../http/rate-limiter.js';
 
-/** What @hono/node-server hands each request: the Node request, for the caller's address. */
+/** What @hono/node-server hands each request: the Node request, for the caller's address, and the response, for its backlog. */
 interface NodeBindings {
   readonly incoming?: IncomingMessage;
+  readonly outgoing?: ServerResponse;
 }
 
 /** The limits a server runs with unless configured (FORGE_API_*). */
-export const DEFAULT_API_LIMITS: ApiLimits = { maxBodyBytes: 1_000_000, rateLimitPerMinute: 120, timeoutMs: 60_000, corsOrigins: [] };
+export const DEFAULT_API_LIMITS: ApiLimits = { maxBodyBytes: 1_000_000, rateLimitPerMinute: 120, timeoutMs: 60_000, corsOrigins: [], eventStreams: DEFAULT_EVENT_STREAM_LIMITS };
 
 /**
  * Sign-in attempts a minute per address and email together: guessing one account's password stays slow
@@ -93,6 +95,8 @@ function statusOf(error: unknown): number {
       case 'ApprovalAnswerError':
       case 'RunStateError':
         return 409;
+      case 'QuotaExceededError':
+        return 429;
       case 'ConfigurationError':
       case 'UnknownToolsError':
       case 'ModelNotConfiguredError':
@@ -104,14 +108,23 @@ function statusOf(error: unknown): number {
   return 500;
 }
 
-function errorBody(error: unknown): { error: { name: string; message: string; hint?: string } } {
+/** The error envelope's fields besides name, message and hint: a quota refusal names the quota, its limit and when it resets. */
+type ErrorDetails = { quota?: { name: string; subject: { kind: string; id: string }; limit: number; used: number; resets_at: string | null; retry_after_seconds: number } };
+
+function errorBody(error: unknown): { error: { name: string; message: string; hint?: string } & ErrorDetails } {
   if (error instanceof ZodError) {
     const issues = error.issues.slice(0, 5).map((issue) => `${issue.path.length === 0 ? '(body)' : issue.path.join('.')}: ${issue.message}`);
     return { error: { name: 'InvalidRequest', message: `The request is not valid: ${issues.join('; ')}.`, hint: 'See /api/v1/openapi.json for the shape each route takes.' } };
   }
   if (statusOf(error) === 500) return { error: { name: 'InternalError', message: 'The server failed to answer this request.', hint: 'Retry; if it persists, the server log says why.' } };
   const described = describeError(error);
-  return { error: { name: described.name, message: described.message, hint: described.hint ?? 'See /api/v1/openapi.json.' } };
+  const details: ErrorDetails = error instanceof QuotaExceededError ? { quota: quotaDetails(error) } : {};
+  return { error: { name: described.name, message: described.message, hint: described.hint ?? 'See /api/v1/openapi.json.', ...details } };
+}
+
+function quotaDetails(error: QuotaExceededError): NonNullable<ErrorDetails['quota']> {
+  const { refusal } = error;
+  return { name: refusal.quota, subject: { kind: refusal.subject.kind, id: refusal.subject.id }, limit: refusal.limit, used: refusal.used, resets_at: refusal.resetsAt, retry_after_seconds: refusal.retryAfterSeconds };
 }
 
 function tooLarge(maxBytes: number, length?: number): ApiError {
@@ -210,6 +223,10 @@ export function createApi(runtime: ForgeRuntime, server: ApiServerState, options
           body: await readBody(context, route, limits.maxBodyBytes),
           request: context.req.raw,
           server,
+          connection: {
+            unsentBytes: () => context.env?.outgoing?.writableLength ?? 0,
+            reset: () => context.env?.outgoing?.socket?.resetAndDestroy(),
+          },
         };
         if (route.query !== undefined) route.query.parse(routeContext.query);
         if (route.path === '/auth/login' && logins !== undefined) {
@@ -229,6 +246,8 @@ export function createApi(runtime: ForgeRuntime, server: ApiServerState, options
         for (const [name, value] of responseHeaders) context.header(name, value, { append: true });
         return context.json(body as object, route.status ?? 200);
       } catch (error) {
+        if (error instanceof ApiError && error.retryAfterSeconds !== undefined) context.header('retry-after', String(error.retryAfterSeconds));
+        if (error instanceof QuotaExceededError) context.header('retry-after', String(error.refusal.retryAfterSeconds));
         return context.json(errorBody(error), statusOf(error) as 400);
       }
     });

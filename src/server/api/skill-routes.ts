@@ -1,9 +1,8 @@
 import { NotFoundError, type SkillRecord } from '../../core/index.js';
 import { parseSkillDocument, SkillConflictError } from '../../skills/index.js';
-import { dispatchSkillReplay } from '../../compose/index.js';
 import type { SkillDocument } from '../../skills/index.js';
 import type { ApiRoute, RouteContext } from './api-route.js';
-import { errorView, newRecordOwner, requireOwnedRun } from './owned-records.js';
+import { errorView, newRecordOwner, requireOwnedRun, runPrincipal } from './owned-records.js';
 import {
   importSkillRequestSchema,
   runSkillRequestSchema,
@@ -77,23 +76,27 @@ export const skillRoutes: readonly ApiRoute[] = [
     async handle(context) {
       const body = runSkillRequestSchema.parse(context.body ?? {});
       const { record } = await requireOwnedSkill(context, context.params['skill']!);
-      const result = await dispatchSkillReplay(
-        context.runtime,
+      const submitted = await context.runtime.runs.submit(
         {
+          kind: 'skill_replay',
           skill: `${record.name}@${record.version}`,
           inputs: body.inputs,
-          ...(body.dry_run === true ? { dryRun: true } : {}),
+          ...(body.dry_run === true ? { dry_run: true } : {}),
           ...(body.mode === undefined ? {} : { mode: body.mode }),
-          userId: newRecordOwner(context),
         },
-        context.request.signal,
+        runPrincipal(context),
+        { signal: context.request.signal },
       );
+      const result = await submitted.result();
       return {
         run_id: result.run_id,
         skill: result.skill,
         status: result.status,
         mode: result.mode,
         answer: result.answer,
+        answer_source: result.answer_source,
+        answer_note: result.answer_note,
+        outputs: result.outputs,
         llm_calls: result.llm_calls,
         cost_usd: result.cost_usd,
         error: errorView(result.error),
