@@ -1,5 +1,5 @@
 import type { Key } from 'ink';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { ViewState } from './view-state.js';
 
 /** Entries PgUp and PgDn move by. */
@@ -20,21 +20,28 @@ export interface StreamScroll {
 export function useStreamScroll(state: ViewState): StreamScroll {
   // null follows the newest entry; otherwise how many events the run had when the screen's bottom entry was newest.
   const [bottom, setBottom] = useState<number | null>(null);
+  // Keys can arrive faster than the screen re-renders (a held PgUp, a pasted burst): each key moves from
+  // the position the previous key left, and against the newest state, never a render's stale copy.
+  const latest = useRef(state);
+  latest.current = state;
   const scrolledBack = bottom === null ? 0 : Math.max(0, state.eventCount - bottom);
-  const oldest = Math.max(0, state.stream.length - 1);
-  const scrollTo = (back: number) => {
-    const clamped = Math.max(0, Math.min(back, oldest));
-    setBottom(clamped === 0 ? null : state.eventCount - clamped);
-  };
+  const move = (to: (back: number, oldest: number) => number) =>
+    setBottom((previous) => {
+      const { eventCount, stream } = latest.current;
+      const oldest = Math.max(0, stream.length - 1);
+      const current = Math.min(previous === null ? 0 : Math.max(0, eventCount - previous), oldest);
+      const clamped = Math.max(0, Math.min(to(current, oldest), oldest));
+      return clamped === 0 ? null : eventCount - clamped;
+    });
   return {
-    scrolledBack: Math.min(scrolledBack, oldest),
+    scrolledBack: Math.min(scrolledBack, Math.max(0, state.stream.length - 1)),
     handleKey(input, key) {
-      if (key.upArrow || input === 'k') scrollTo(scrolledBack + 1);
-      else if (key.downArrow || input === 'j') scrollTo(scrolledBack - 1);
-      else if (key.pageUp) scrollTo(scrolledBack + pageEntries);
-      else if (key.pageDown) scrollTo(scrolledBack - pageEntries);
-      else if (key.home || input === 'g') scrollTo(oldest);
-      else if (key.end || input === 'G') scrollTo(0);
+      if (key.upArrow || input === 'k') move((back) => back + 1);
+      else if (key.downArrow || input === 'j') move((back) => back - 1);
+      else if (key.pageUp) move((back) => back + pageEntries);
+      else if (key.pageDown) move((back) => back - pageEntries);
+      else if (key.home || input === 'g') move((_back, oldest) => oldest);
+      else if (key.end || input === 'G') move(() => 0);
       else return false;
       return true;
     },

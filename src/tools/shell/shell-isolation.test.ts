@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigurationError, type AnyTool, type GuardedFetch } from '../../core/index.js';
@@ -23,8 +23,12 @@ let connections: number;
 beforeEach(async () => {
   base = await mkdtemp(join(tmpdir(), 'forge-shell-isolation-'));
   workspace = join(base, 'workspace');
-  await mkdir(join(process.cwd(), 'test-output'), { recursive: true });
-  outside = await realpath(await mkdtemp(join(process.cwd(), 'test-output', 'shell-outside-')));
+  // The checkout itself may lie under /tmp (a CI clone): then the home folder is the outside.
+  const tmp = await realpath(tmpdir());
+  const here = await realpath(process.cwd());
+  const parent = here === tmp || here.startsWith(`${tmp}/`) ? join(homedir(), '.forge-test-output') : join(here, 'test-output');
+  await mkdir(parent, { recursive: true });
+  outside = await realpath(await mkdtemp(join(parent, 'shell-outside-')));
   await writeFile(join(outside, 'existing'), 'keep me\n');
   connections = 0;
   listener = createServer((socket) => {
