@@ -246,6 +246,9 @@ describe('the --json contract of every command', () => {
     const key = await record('api-keys create', ['api-keys', 'create', '--user', 'bob@example.com', '--name', 'ci', '--scope', 'runs:read,runs:write', '--expires-in-days', '30', '--json']);
     await record('api-keys list', ['api-keys', 'list', '--user', 'bob@example.com', '--json']);
     await record('api-keys revoke', ['api-keys', 'revoke', (key['api_key'] as { key_id: string }).key_id, '--user', 'bob@example.com', '--json']);
+    await record('accounts quota set', ['accounts', 'quota', 'set', 'bob@example.com', '--concurrent-runs', '2', '--usd-per-day', '5', '--json']);
+    await record('accounts quota show', ['accounts', 'quota', 'show', 'bob@example.com', '--json']);
+    await record('accounts quota clear', ['accounts', 'quota', 'clear', 'bob@example.com', '--json']);
     await record('users remove', ['users', 'remove', 'bob@example.com', '--json']);
     await record('secret-key status', ['secret-key', 'status', '--json']);
     await record('secret-key rotate', ['secret-key', 'rotate', '--json']);
