@@ -48,11 +48,12 @@ export async function beginResume(runtime: ForgeRuntime, reference: string, opti
   const started = saved === undefined ? undefined : parseRunState(runId, saved).model;
   const model: ResolvedModel | undefined = options.model ?? (started === undefined ? undefined : await resolveRuntimeModel(runtime, modelSlugWithBaseUrl(started.slug, started.base_url), `run ${runId}'s model`));
   let conversationId = '';
+  const accountTools = await runtime.tools.accountTools(run.userId);
   const handle = await runtime.runs.resume(runId, {
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     check(state: RunState) {
       try {
-        runtime.registry.snapshot(state.tools);
+        runtime.registry.snapshot(state.tools, accountTools);
       } catch (error) {
         if (!(error instanceof UnknownToolsError)) throw error;
         throw new RunNotResumableError(

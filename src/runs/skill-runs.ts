@@ -116,6 +116,7 @@ export async function runSkill(runtime: ForgeRuntime, options: RunSkillOptions):
         inputs,
         mode: options.mode ?? 'auto',
         registry: runtime.registry,
+        accountTools: await runtime.tools.accountTools(userId),
         policy: runtime.policy,
         approvals: runtime.approvals,
         emitter,

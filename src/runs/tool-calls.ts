@@ -38,7 +38,7 @@ export async function callTool(runtime: ForgeRuntime, options: CallToolOptions):
       outcome = await dispatchToolCall(
         { name: options.name, input: options.input, callId: 'direct', iteration: null },
         {
-          tools: runtime.registry.snapshot(),
+          tools: runtime.registry.snapshot(undefined, await runtime.tools.accountTools(userId)),
           policy: runtime.policy,
           approvals: runtime.approvals,
           emitter,
