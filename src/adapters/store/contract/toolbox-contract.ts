@@ -84,7 +84,8 @@ export function describeToolboxContract(context: StoreContractContext): void {
         store.toolbox.addUse('missing'),
       ]);
 
-      expect(counted.filter((exists) => exists === true)).toHaveLength(60);
+      expect(counted.slice(0, 60).filter((exists) => exists === true)).toHaveLength(60);
+      expect(counted.at(-2)).toBe(true);
       expect(counted.at(-1)).toBe(false);
       expect((await store.toolbox.list()).map((record) => [record.name, record.uses, record.updatedAt])).toEqual([
         ['a_tool', 40, '2026-01-02T03:07:00.000Z'],
