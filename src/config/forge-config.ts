@@ -16,7 +16,24 @@ export interface ApiLimits {
   readonly timeoutMs: number;
   /** Exact origins (`https://app.example.com`) whose pages may call the API; empty: same origin only. */
   readonly corsOrigins: readonly string[];
+  /** How many run event streams stay open, and how long a client that takes nothing keeps one. */
+  readonly eventStreams: EventStreamLimits;
 }
+
+/** The caps on `forge serve`'s run event streams (Server-Sent Events). */
+export interface EventStreamLimits {
+  /** Open streams of one account (all its sessions and keys together); the operator counts as one account. */
+  readonly maxPerAccount: number;
+  /** Open streams in all. */
+  readonly maxTotal: number;
+  /** A stream whose client has not taken what waits for it for this long is dropped. */
+  readonly idleTimeoutMs: number;
+  /** A stream whose data held unsent for its client would pass this is dropped. */
+  readonly maxUnsentBytes: number;
+}
+
+/** The event-stream caps unless configured (FORGE_SSE_*); 1 MiB unsent is fixed. */
+export const DEFAULT_EVENT_STREAM_LIMITS: EventStreamLimits = { maxPerAccount: 100, maxTotal: 10_000, idleTimeoutMs: 60_000, maxUnsentBytes: 1024 * 1024 };
 
 /** FORGE_CORS_ORIGINS: exact `scheme://host[:port]` origins, commas between. */
 function parseOrigins(text: string): string[] {
@@ -87,6 +104,12 @@ export const forgeEnvironmentSchema = z.object({
   FORGE_API_RATE_LIMIT: wholeNumber('FORGE_API_RATE_LIMIT'),
   /** Seconds a `forge serve` request (not an event stream or download) may take before it is answered 503; default 60. */
   FORGE_API_TIMEOUT: positiveInteger('FORGE_API_TIMEOUT'),
+  /** Run event streams one account may hold open on `forge serve` at once; default 100. */
+  FORGE_SSE_MAX_STREAMS_PER_ACCOUNT: positiveInteger('FORGE_SSE_MAX_STREAMS_PER_ACCOUNT'),
+  /** Run event streams `forge serve` holds open at once in all; default 10,000. */
+  FORGE_SSE_MAX_STREAMS: positiveInteger('FORGE_SSE_MAX_STREAMS'),
+  /** Seconds an event stream's client may leave what waits for it untaken before the stream is dropped; default 60. */
+  FORGE_SSE_IDLE_TIMEOUT: positiveInteger('FORGE_SSE_IDLE_TIMEOUT'),
   /** Origins (exact, commas between) whose pages may call `forge serve` across origins; default none (same origin only). */
   FORGE_CORS_ORIGINS: z.string().optional(),
   FORGE_SERVE_HOST: z.string().trim().min(1, { message: 'FORGE_SERVE_HOST must name an address, e.g. 0.0.0.0 or 127.0.0.1' }).optional(),
@@ -199,6 +222,12 @@ export function configFromEnvironment(env: Environment, cwd: string = process.cw
       rateLimitPerMinute: settings.FORGE_API_RATE_LIMIT ?? 120,
       timeoutMs: (settings.FORGE_API_TIMEOUT ?? 60) * 1000,
       corsOrigins: parseOrigins(settings.FORGE_CORS_ORIGINS ?? ''),
+      eventStreams: {
+        ...DEFAULT_EVENT_STREAM_LIMITS,
+        maxPerAccount: settings.FORGE_SSE_MAX_STREAMS_PER_ACCOUNT ?? DEFAULT_EVENT_STREAM_LIMITS.maxPerAccount,
+        maxTotal: settings.FORGE_SSE_MAX_STREAMS ?? DEFAULT_EVENT_STREAM_LIMITS.maxTotal,
+        idleTimeoutMs: (settings.FORGE_SSE_IDLE_TIMEOUT ?? DEFAULT_EVENT_STREAM_LIMITS.idleTimeoutMs / 1000) * 1000,
+      },
     },
     serve: { host: settings.FORGE_SERVE_HOST ?? '127.0.0.1', port: settings.FORGE_SERVE_PORT ?? 7700 },
     worker: { concurrency: settings.FORGE_WORKER_CONCURRENCY ?? 50, healthPort: settings.FORGE_WORKER_HEALTH_PORT },

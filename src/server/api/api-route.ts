@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { ForgeError, type ApiScope, type OwnedBy, type Principal } from '../../core/index.js';
 import type { ForgeRuntime } from '../../compose/index.js';
+import type { EventStreamSlots } from './event-stream-slots.js';
 
 /** How a server authenticates: nobody (loopback only), one admin password, or people's accounts. */
 export type AuthMode = 'none' | 'password' | 'accounts';
@@ -12,6 +13,8 @@ export interface ApiServerState {
   readonly auth: AuthMode;
   /** Whether anyone may make an account (POST /auth/signup); only with accounts. */
   readonly openSignup: boolean;
+  /** The open event streams, counted and capped per account and in all. */
+  readonly eventStreams: EventStreamSlots;
 }
 
 /**
@@ -39,6 +42,16 @@ export interface RouteContext {
   /** Headers the answer carries besides its body's (Set-Cookie). */
   readonly responseHeaders: Headers;
   readonly server: ApiServerState;
+  /** The connection the answer goes out on, for a stream that must watch its client. */
+  readonly connection: ClientConnection;
+}
+
+/** What a streaming route may know and do about its client's connection. */
+export interface ClientConnection {
+  /** Bytes of the answer the server holds that the client has not taken yet (a stream's backlog). */
+  unsentBytes(): number;
+  /** Ends the connection at once with a reset, dropping whatever waits unsent (for a client that stopped reading). */
+  reset(): void;
 }
 
 /** One route of the API, as data: the OpenAPI document and the authorization matrix are built from this table. */
@@ -57,13 +70,14 @@ export interface ApiRoute {
   handle(context: RouteContext): Promise<unknown>;
 }
 
-/** A refusal with an HTTP status, in the error envelope. */
+/** A refusal with an HTTP status, in the error envelope; `retryAfterSeconds` is sent as Retry-After. */
 export class ApiError extends ForgeError {
   constructor(
     readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 429 | 503,
     name: string,
     message: string,
     hint: string,
+    readonly retryAfterSeconds?: number,
   ) {
     super({ name, message, hint });
   }

@@ -1,9 +1,9 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Hono, type Context } from 'hono';
 import { ZodError, type z } from 'zod';
 import { describeError, ForgeError } from '../../core/index.js';
 import { ownsRecord, type Principal } from '../../core/index.js';
-import type { ApiLimits, ForgeRuntime } from '../../compose/index.js';
+import { DEFAULT_EVENT_STREAM_LIMITS, type ApiLimits, type ForgeRuntime } from '../../compose/index.js';
 import { ApiError, type ApiRoute, type ApiServerState, type RouteContext } from './api-route.js';
 import { apiRoutes } from './api-routes.js';
 import { operatorAuthenticator, type Authenticator } from './authenticator.js';
@@ -11,13 +11,14 @@ import { CorsPolicy } from './cors-policy.js';
 import { openApiDocument } from './openapi.js';
 import { RateLimiter } from '../http/rate-limiter.js';
 
-/** What @hono/node-server hands each request: the Node request, for the caller's address. */
+/** What @hono/node-server hands each request: the Node request, for the caller's address, and the response, for its backlog. */
 interface NodeBindings {
   readonly incoming?: IncomingMessage;
+  readonly outgoing?: ServerResponse;
 }
 
 /** The limits a server runs with unless configured (FORGE_API_*). */
-export const DEFAULT_API_LIMITS: ApiLimits = { maxBodyBytes: 1_000_000, rateLimitPerMinute: 120, timeoutMs: 60_000, corsOrigins: [] };
+export const DEFAULT_API_LIMITS: ApiLimits = { maxBodyBytes: 1_000_000, rateLimitPerMinute: 120, timeoutMs: 60_000, corsOrigins: [], eventStreams: DEFAULT_EVENT_STREAM_LIMITS };
 
 /**
  * Sign-in attempts a minute per address and email together: guessing one account's password stays slow
@@ -210,6 +211,10 @@ export function createApi(runtime: ForgeRuntime, server: ApiServerState, options
           body: await readBody(context, route, limits.maxBodyBytes),
           request: context.req.raw,
           server,
+          connection: {
+            unsentBytes: () => context.env?.outgoing?.writableLength ?? 0,
+            reset: () => context.env?.outgoing?.socket?.resetAndDestroy(),
+          },
         };
         if (route.query !== undefined) route.query.parse(routeContext.query);
         if (route.path === '/auth/login' && logins !== undefined) {
@@ -229,6 +234,7 @@ export function createApi(runtime: ForgeRuntime, server: ApiServerState, options
         for (const [name, value] of responseHeaders) context.header(name, value, { append: true });
         return context.json(body as object, route.status ?? 200);
       } catch (error) {
+        if (error instanceof ApiError && error.retryAfterSeconds !== undefined) context.header('retry-after', String(error.retryAfterSeconds));
         return context.json(errorBody(error), statusOf(error) as 400);
       }
     });

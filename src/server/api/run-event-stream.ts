@@ -1,5 +1,7 @@
 import { isLiveEventBus, type ForgeEvent, type LiveEvent } from '../../core/index.js';
-import type { ForgeRuntime } from '../../compose/index.js';
+import type { EventStreamLimits, ForgeRuntime } from '../../compose/index.js';
+import type { ClientConnection } from './api-route.js';
+import type { EventStreamSlot } from './event-stream-slots.js';
 
 /** How often an idle stream sends a comment, so proxies and clients know it is alive. */
 const HEARTBEAT_MS = 15_000;
@@ -9,9 +11,9 @@ const MAX_PENDING_LIVE = 1_000;
 
 const encoder = new TextEncoder();
 
-function liveFrame(event: LiveEvent): Uint8Array {
+function liveText(event: LiveEvent): string {
   // No id: a live fragment is not in the log, so a reconnecting reader's Last-Event-ID never points at one.
-  return encoder.encode(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+  return `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 }
 
 function sseFrame(event: ForgeEvent): Uint8Array {
@@ -29,8 +31,18 @@ function sseFrame(event: ForgeEvent): Uint8Array {
  * or, on shutdown, with a `server-shutdown` event telling the client to reconnect. A resumed run's stream
  * holds the `run-end` of its interruption, then `run-resume` and the rest. While the run streams its
  * model's text, its live `assistant-text-delta` fragments come too, as frames without an id.
+ *
+ * A client that takes nothing is dropped: when a frame waits `idleTimeoutMs` without being taken, or
+ * when what the server holds for the connection unsent (the response's buffer) and the next frame would
+ * pass `maxUnsentBytes`, the connection is reset and the stream ends. Either way, and
+ * whenever the stream ends, `slot` is released.
  */
-export function runEventStream(runtime: ForgeRuntime, runId: string, afterSeq: number, options: { signal: AbortSignal; shutdown: AbortSignal }): Response {
+export function runEventStream(
+  runtime: ForgeRuntime,
+  runId: string,
+  afterSeq: number,
+  options: { signal: AbortSignal; shutdown: AbortSignal; slot: EventStreamSlot; limits: Pick<EventStreamLimits, 'idleTimeoutMs' | 'maxUnsentBytes'>; connection: ClientConnection },
+): Response {
   const events = runtime.runs.eventsAfter(runId, afterSeq, options.signal)[Symbol.asyncIterator]();
   let lastSeq = afterSeq;
   let done = false;
@@ -46,9 +58,12 @@ export function runEventStream(runtime: ForgeRuntime, runId: string, afterSeq: n
       })
     : () => {};
   // Ending the reader does not wait: a generator waiting for the run's next event ends when it comes (or the run does).
+  let idle: NodeJS.Timeout | undefined;
   const finish = async () => {
     if (done) return;
     done = true;
+    clearTimeout(idle);
+    options.slot.release();
     unsubscribeLive();
     void events.return?.()?.catch(() => undefined);
   };
@@ -56,11 +71,29 @@ export function runEventStream(runtime: ForgeRuntime, runId: string, afterSeq: n
     if (options.shutdown.aborted) resolve('shutdown');
     options.shutdown.addEventListener('abort', () => resolve('shutdown'), { once: true });
   });
+  /** Hands `frame` to the connection, or drops a client that cannot take it. */
+  const send = (controller: ReadableStreamDefaultController<Uint8Array>, frame: Uint8Array) => {
+    if (options.connection.unsentBytes() + frame.byteLength > options.limits.maxUnsentBytes) {
+      drop(controller, `more than ${options.limits.maxUnsentBytes} bytes would wait unsent`);
+      return;
+    }
+    controller.enqueue(frame);
+    // Taken when the next pull comes; a client that takes nothing for this long is gone as far as the server cares.
+    clearTimeout(idle);
+    idle = setTimeout(() => drop(controller, `nothing was taken for ${options.limits.idleTimeoutMs} ms`), options.limits.idleTimeoutMs);
+  };
+  // Reset, not closed: a graceful close would leave the backlog in the kernel until the client read it all.
+  const drop = (controller: ReadableStreamDefaultController<Uint8Array>, reason: string) => {
+    void finish();
+    options.connection.reset();
+    controller.error(new Error(`The event stream of run ${runId} was dropped: its client is not reading (${reason}).`));
+  };
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
-      controller.enqueue(encoder.encode(`retry: 2000\n: run ${runId} after seq ${afterSeq}\n\n`));
+      send(controller, encoder.encode(`retry: 2000\n: run ${runId} after seq ${afterSeq}\n\n`));
     },
     async pull(controller) {
+      clearTimeout(idle);
       if (done) return;
       // An event asked for before a heartbeat is still the one to wait for.
       const next = (pending ??= events.next());
@@ -74,11 +107,11 @@ export function runEventStream(runtime: ForgeRuntime, runId: string, afterSeq: n
       liveArrived = undefined;
       clearTimeout(timer);
       if (outcome === 'live') {
-        for (const event of live.splice(0)) controller.enqueue(liveFrame(event));
+        send(controller, encoder.encode(live.splice(0).map(liveText).join('')));
         return;
       }
       if (outcome === 'heartbeat') {
-        controller.enqueue(encoder.encode(': heartbeat\n\n'));
+        send(controller, encoder.encode(': heartbeat\n\n'));
         return;
       }
       pending = undefined;
@@ -94,7 +127,7 @@ export function runEventStream(runtime: ForgeRuntime, runId: string, afterSeq: n
         return;
       }
       lastSeq = outcome.value.seq;
-      controller.enqueue(sseFrame(outcome.value));
+      send(controller, sseFrame(outcome.value));
     },
     async cancel() {
       await finish();

@@ -9,6 +9,7 @@ import { ApiReference, defaultWebRoot, WebApp } from '../web/index.js';
 import { accountAuthenticator, operatorAuthenticator } from './authenticator.js';
 import type { AuthMode } from './api-route.js';
 import { createApi } from './create-api.js';
+import { EventStreamSlots } from './event-stream-slots.js';
 import { mcpPrincipalRefusal } from './mcp-access.js';
 
 export interface ApiServerOptions {
@@ -38,6 +39,8 @@ export interface ApiServerOptions {
 
 export interface ApiServer {
   readonly listener: HttpListener;
+  /** The run event streams open now, counted per account and in all. */
+  readonly eventStreams: EventStreamSlots;
   /**
    * Graceful shutdown: refuses new work (503, `/ready` says shutting_down), ends every event stream with
    * a `server-shutdown` event (clients reconnect with Last-Event-ID), then stops listening. Runs in flight
@@ -65,6 +68,7 @@ export async function serveApi(runtime: ForgeRuntime, options: ApiServerOptions 
     shutdownSignal: shutdown.signal,
     auth,
     openSignup: auth === 'accounts' && options.openSignup === true,
+    eventStreams: new EventStreamSlots(runtime.config.api.eventStreams),
   };
   const authenticate = auth === 'accounts' ? accountAuthenticator(runtime.accounts, runtime.apiKeys) : operatorAuthenticator;
   const app = createApi(runtime, state, { authenticate, firstAdminId: () => runtime.accounts.firstAdminId(), limits: runtime.config.api, ...(options.now === undefined ? {} : { now: options.now }) });
@@ -112,6 +116,7 @@ export async function serveApi(runtime: ForgeRuntime, options: ApiServerOptions 
   });
   return {
     listener,
+    eventStreams: state.eventStreams,
     async close() {
       shutdown.abort('the server is shutting down');
       // The streams' last events are written before connections close.
