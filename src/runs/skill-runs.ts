@@ -13,6 +13,7 @@ import {
 } from '../skills/index.js';
 import type { ForgeRuntime } from '../compose/create-runtime.js';
 import type { PreparedRun } from './prepared-run.js';
+import { startedOrRefused } from './run-service.js';
 import { runToolContext } from './run-tool-context.js';
 import { runCredentials } from './run-credentials.js';
 import { saveRunPolicy, validRunRules } from './run-policy.js';
@@ -33,7 +34,11 @@ export interface SkillReplayOptions {
   readonly request?: string;
   /** Resolve every value, run the reads, make no write: report what each write would send. */
   readonly dryRun?: boolean;
-  /** Ask a model for a summary of the fresh results at the end (one metered call). */
+  /**
+   * One metered model call at the end: it writes the answer from the fresh results in the recorded
+   * answer's form when the skill's answer template has values this replay cannot bind, else summarizes
+   * the results. Without it a replay makes no model call for its answer.
+   */
   readonly summarize?: boolean;
   /** The model for the summary, and for the rescue when FORGE_RESCUE_MODEL is unset. */
   readonly model?: string | ResolvedModel;
@@ -44,6 +49,8 @@ export interface SkillReplayOptions {
   readonly match?: { readonly reason: string };
   /** The account the replay's run belongs to; none for the CLI's. */
   readonly userId?: string | null;
+  /** The service key that asked for the run, when one did: its quota counts the run. */
+  readonly apiKeyId?: string | null;
   /** The run's own policy rules (they only tighten), as for `runTask`. */
   readonly policyRules?: readonly unknown[];
 }
@@ -96,6 +103,7 @@ export async function prepareSkillReplay(runtime: ForgeRuntime, options: SkillRe
     task: runtime.redactor.redactText(options.extractFrom?.task ?? `skill ${document.name}: ${replayTaskText(document, options.inputs)}`),
     model: rescueModel?.slug ?? 'none',
     userId: options.userId ?? null,
+    apiKeyId: options.apiKeyId ?? null,
   } as const;
   return {
     record,
@@ -135,7 +143,7 @@ export async function prepareSkillReplay(runtime: ForgeRuntime, options: SkillRe
             ...(options.dryRun === true ? { dryRun: true } : {}),
             signal,
             ...(rescueModel === undefined ? {} : { rescueModel: utility(rescueModel)! }),
-            ...(options.summarize === true && runModel !== undefined ? { summaryModel: utility(runModel)! } : {}),
+            ...(options.summarize === true && runModel !== undefined ? { summaryModel: utility(runModel)!, answerModel: utility(runModel)! } : {}),
           };
           const missing = extraction?.missing ?? [];
           return missing.length > 0
@@ -143,6 +151,7 @@ export async function prepareSkillReplay(runtime: ForgeRuntime, options: SkillRe
             : replaySkill(replay);
         },
       });
+      await startedOrRefused(handle);
       const result = handle.result.then(async (replayed): Promise<RunSkillResult> => {
         if (replayed.stale !== null && loaded !== undefined) await runtime.store.skills.setStatus(loaded.record.id, 'stale', replayed.stale);
         return { ...replayed, log_file: handle.logFile, extraction };

@@ -2,7 +2,7 @@ import { NotFoundError, type SkillRecord } from '../../core/index.js';
 import { parseSkillDocument, SkillConflictError } from '../../skills/index.js';
 import type { SkillDocument } from '../../skills/index.js';
 import type { ApiRoute, RouteContext } from './api-route.js';
-import { errorView, newRecordOwner, requireOwnedRun } from './owned-records.js';
+import { errorView, newRecordOwner, requireOwnedRun, runPrincipal } from './owned-records.js';
 import {
   importSkillRequestSchema,
   runSkillRequestSchema,
@@ -84,7 +84,7 @@ export const skillRoutes: readonly ApiRoute[] = [
           ...(body.dry_run === true ? { dry_run: true } : {}),
           ...(body.mode === undefined ? {} : { mode: body.mode }),
         },
-        { userId: newRecordOwner(context) },
+        runPrincipal(context),
         { signal: context.request.signal },
       );
       const result = await submitted.result();
@@ -94,6 +94,9 @@ export const skillRoutes: readonly ApiRoute[] = [
         status: result.status,
         mode: result.mode,
         answer: result.answer,
+        answer_source: result.answer_source,
+        answer_note: result.answer_note,
+        outputs: result.outputs,
         llm_calls: result.llm_calls,
         cost_usd: result.cost_usd,
         error: errorView(result.error),

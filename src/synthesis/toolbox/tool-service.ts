@@ -1,6 +1,6 @@
 import { NotFoundError, type AnyTool, type GuardedFetch, type RiskLevel, type SideEffect } from '../../core/index.js';
 import { accountToolsOf, addVerifiedTool, registerPromotedTool, retestTool, ToolPromotionError, type Toolbox, type ToolboxEntry, type ToolVerification } from './index.js';
-import { specificationOf, type ToolRegistry } from '../../tools/index.js';
+import { readableOutput, specificationOf, type ToolRegistry } from '../../tools/index.js';
 
 /** One tool of the catalog, as listings show it. */
 export interface ToolRow {
@@ -69,7 +69,7 @@ export class ToolService {
    */
   async list(viewer: ToolViewer = OPERATOR_VIEWER): Promise<{ readonly tools: ToolRow[]; readonly toolbox: ToolboxRow[]; readonly unreadable: UnreadableToolboxRow[] }> {
     const { registry, toolbox } = this.parts;
-    const row = (tool: AnyTool, scope: ToolRow['scope']): ToolRow => ({ name: tool.name, risk: tool.risk, side_effect: tool.sideEffect, description: tool.description, scope });
+    const row = (tool: AnyTool, scope: ToolRow['scope']): ToolRow => ({ name: tool.name, risk: tool.risk, side_effect: tool.sideEffect, description: readableOutput(tool.description), scope });
     return {
       unreadable: (await toolbox.unreadable()).map((error) => ({ name: error.toolName, issues: [...error.issues], hint: error.hint ?? '' })),
       tools: [...registry.list().map((tool) => row(tool, 'installation')), ...(await this.accountTools(viewer.accountId)).filter((tool) => registry.get(tool.name) === undefined).map((tool) => row(tool, 'account'))],
@@ -102,7 +102,7 @@ export class ToolService {
     const specification = registered === undefined ? undefined : (registry.specification(registered.name) ?? (own === undefined ? undefined : specificationOf(own)));
     return {
       name: registered?.name ?? entry!.name,
-      description: registered?.description ?? entry!.description,
+      description: readableOutput(registered?.description ?? entry!.description),
       registered: registered !== undefined,
       ...(registered === undefined ? {} : { risk: registered.risk, side_effect: registered.sideEffect }),
       input_schema: specification?.inputSchema ?? entry!.input_schema,
