@@ -168,6 +168,8 @@ describe('the --json contract of every command', () => {
     await record('tools add', ['tools', 'add', work('count-links.js'), '--test', work('count-links.test.js'), '--json']);
     await record('tools show', ['tools', 'show', 'count_links', '--json']);
     await record('tools test', ['tools', 'test', 'count_links', '--json']);
+    // An added tool is the installation's already: promoting it changes nothing and says so.
+    await record('tools promote', ['tools', 'promote', 'count_links', '--json']);
     await record('tools call', ['tools', 'call', 'count_links', '--input', JSON.stringify({ url: world.web.pages.article }), '--json']);
     await record('tools call', ['tools', 'call', 'read_url', '--input', JSON.stringify({ url: 'not a url' }), '--json']);
     const exported = await runCli(['tools', 'export', work('toolbox.json')], env);

@@ -133,7 +133,8 @@ describe('the toolbox in the store, and `forge tools add` through the verificati
       const toolbox = await freshToolbox();
 
       expect(toolbox.migration).toEqual({ file: manifestFile, movedTo: `${manifestFile}.migrated`, imported: 2, problem: null });
-      const expected = (JSON.parse(manifestText) as { tools: ToolboxEntry[] }).tools;
+      // A manifest of an older Forge names no owner: its tools are the installation's.
+      const expected = (JSON.parse(manifestText) as { tools: ToolboxEntry[] }).tools.map((tool) => ({ ...tool, owner: null }));
       expect(await toolbox.list()).toEqual(expected);
       expect((await toolbox.promoted()).map((tool) => tool.name)).toEqual(['count_links']);
       await expect(access(manifestFile)).rejects.toMatchObject({ code: 'ENOENT' });
@@ -159,7 +160,7 @@ describe('the toolbox in the store, and `forge tools add` through the verificati
       const second = await Toolbox.open(toolboxFolder(home), store.toolbox);
 
       expect(second.migration).toEqual({ file: manifestFile, movedTo: `${manifestFile}.migrated`, imported: 0, problem: null });
-      expect(await second.list()).toEqual([{ ...kept, uses: 9 }]);
+      expect(await second.list()).toEqual([{ ...kept, uses: 9, owner: null }]);
     });
 
     it('sets a broken manifest aside by name, importing nothing, so it blocks no command and can be fixed and imported', async () => {

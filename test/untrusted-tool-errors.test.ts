@@ -166,6 +166,7 @@ describe('remote text in tool errors reaches the model inside the boundary (issu
       description: name,
       status: 'promoted',
       origin: 'added',
+      owner: null,
       source,
       test: '',
       revisions: 0,

@@ -7,7 +7,7 @@ export type { StartedRun } from '../runs/prepared-run.js';
 export { resolveRuntimeModel } from '../runs/runtime-model.js';
 export { SkillService, type SaveSkillFromRunOptions, type SavedSkill, type SkillServiceParts } from '../skills/skill-service.js';
 export type { RunSkillResult } from '../runs/skill-runs.js';
-export { ToolService, type ToolDescription, type ToolRow, type ToolServiceParts, type ToolboxRow, type UnreadableToolboxRow } from '../synthesis/toolbox/tool-service.js';
+export { OPERATOR_VIEWER, ToolService, type ToolViewer, type ToolDescription, type ToolRow, type ToolServiceParts, type ToolboxRow, type UnreadableToolboxRow } from '../synthesis/toolbox/tool-service.js';
 export { newRunId, type RunHandle } from '../runs/index.js';
 export { storedApprovals } from '../policy/approvals/stored-approvals.js';
 export type { ToolCallResult } from '../runs/tool-calls.js';

@@ -24,15 +24,24 @@ export interface ToolboxRecord {
   readonly updatedAt: string;
   /** Successful calls of the tool, counted across runs and processes by `addUse`. */
   readonly uses: number;
+  /**
+   * The account whose toolbox holds the tool (its runs alone are offered it), or null for the
+   * installation's toolbox, offered to every run. A store column, like `uses`, never read from `entry`.
+   */
+  readonly owner: string | null;
 }
 
 export interface ToolboxStore {
   /**
-   * Stores the record, or replaces the one with its name, which keeps its place in `list` and its use
-   * count: `record.uses` is taken only when the name is new (an import or a migration brings its count),
-   * so a replace never loses a use another run or process counted meanwhile.
+   * Stores the record, or replaces the one with its name when that one has the same owner; a replaced
+   * record keeps its place in `list` and its use count: `record.uses` is taken only when the name is new
+   * (an import or a migration brings its count), so a replace never loses a use another run or process
+   * counted meanwhile. Returns false, changing nothing, when the name belongs to another owner's tool
+   * (decided in the same statement as the write, so two owners racing for one name never share it).
    */
-  put(record: ToolboxRecord): Promise<void>;
+  put(record: ToolboxRecord): Promise<boolean>;
+  /** Moves the named tool to `owner`'s toolbox (null: the installation's). Returns whether it exists. */
+  setOwner(name: string, owner: string | null): Promise<boolean>;
   get(name: string): Promise<ToolboxRecord | undefined>;
   /** In the order names were first put. Every record reads back as it was put, its use count as counted; a damaged one is listed too (see `entry`). */
   list(): Promise<ToolboxRecord[]>;

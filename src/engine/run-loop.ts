@@ -5,6 +5,7 @@ import {
   RunCancelledError,
   callSideEffect,
   describeError,
+  type AnyTool,
   type ApprovalGate,
   type ErrorInfo,
   type ForgeEvent,
@@ -51,6 +52,8 @@ export interface LoopOptions {
    * starts. A name the catalog lacks is an `UnknownToolsError` (listing what exists) before any model call.
    */
   readonly tools?: readonly string[];
+  /** The run's account's own toolbox tools, offered besides the catalog's (a catalog tool of the same name wins). */
+  readonly accountTools?: readonly AnyTool[];
   readonly emitter: RunEmitter;
   readonly meter: CostMeter;
   readonly policy: Policy;
@@ -157,7 +160,7 @@ export async function runLoop(options: LoopOptions, makeRules: (context: LoopCon
   const { emitter, meter, resume } = options;
   const cap = options.maxIterations;
   const signal = options.signal ?? new AbortController().signal;
-  const catalogTools = options.registry.snapshot(resume?.state.tools ?? options.tools);
+  const catalogTools = options.registry.snapshot(resume?.state.tools ?? options.tools, options.accountTools);
   const context: { turn: number; readonly cap: number; tools: ToolSet } = { turn: resume?.state.turn ?? 0, cap, tools: catalogTools };
   const rules = makeRules(context);
   context.tools = catalogTools.with(rules.ownTools);

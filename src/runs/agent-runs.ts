@@ -45,9 +45,10 @@ export async function prepareAgentRun(runtime: ForgeRuntime, options: AgentRunOp
     unread = question !== undefined;
     params = { ...extraction.values, ...given };
   }
-  const toolbox = new Set((await runtime.toolbox.promoted()).map((entry) => entry.name));
+  const owner = options.userId ?? null;
+  const toolbox = new Set((await runtime.toolbox.visibleTo(owner)).filter((entry) => entry.status === 'promoted').map((entry) => entry.name));
   const offered = runtime.registry
-    .snapshot()
+    .snapshot(undefined, await runtime.tools.accountTools(owner))
     .list()
     .filter((tool) => agentOffersTool(definition, tool.name, { fromToolbox: toolbox.has(tool.name) }));
   const skills = (await runtime.skills.list()).filter((entry) => definition.skills.includes(entry.record.name));

@@ -37,9 +37,10 @@ export async function prepareResume(runtime: ForgeRuntime, reference: string, op
   // The model is the one the run started with (slug, base URL, settings), resolved with this runtime's
   // credentials before the run is touched: a missing key refuses here.
   const model: ResolvedModel = options.model ?? (await resolveRuntimeModel(runtime, modelSlugWithBaseUrl(saved.model.slug, saved.model.base_url), `run ${runId}'s model`));
+  const accountTools = await runtime.tools.accountTools(run.userId);
   const check = (state: RunState) => {
     try {
-      runtime.registry.snapshot(state.tools);
+      runtime.registry.snapshot(state.tools, accountTools);
     } catch (error) {
       if (!(error instanceof UnknownToolsError)) throw error;
       throw new RunNotResumableError(

@@ -132,6 +132,7 @@ export async function prepareSkillReplay(runtime: ForgeRuntime, options: SkillRe
             inputs,
             mode: options.mode ?? 'auto',
             registry: runtime.registry,
+            accountTools: await runtime.tools.accountTools(userId),
             policy: runtime.policy,
             approvals: runtime.approvals,
             emitter,

@@ -51,6 +51,7 @@ export async function executeTaskLoop(runtime: ForgeRuntime, run: ActiveRun, spe
     model: spec.model,
     registry: runtime.registry,
     ...(spec.tools === undefined ? {} : { tools: spec.tools }),
+    accountTools: await runtime.tools.accountTools(run.userId),
     emitter: run.emitter,
     meter: run.meter,
     policy: runtime.policy,
@@ -74,6 +75,7 @@ export async function executeTaskLoop(runtime: ForgeRuntime, run: ActiveRun, spe
       ...common,
       ...(testSlug ? { testModel: await resolveRuntimeModel(runtime, testSlug, 'FORGE_TEST_MODEL') } : {}),
       toolbox: runtime.toolbox,
+      toolboxOwner: run.userId,
       ...(spec.maxIterations === undefined ? {} : { maxTurns: spec.maxIterations }),
       ...(spec.history === undefined ? {} : { history: spec.history }),
     });

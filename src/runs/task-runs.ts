@@ -90,7 +90,7 @@ export async function prepareTaskRun(runtime: ForgeRuntime, options: TaskRunOpti
       ? options.model
       : await resolveRuntimeModel({ config: runtime.config, credentials: runCredentials(runtime, options.userId) }, options.model, options.model === undefined ? 'FORGE_MODEL' : '--model');
   // A tool list naming what does not exist is a usage error, not a failed run; the loop takes the set itself when it starts.
-  if (options.tools !== undefined) runtime.registry.snapshot(options.tools);
+  if (options.tools !== undefined) runtime.registry.snapshot(options.tools, await runtime.tools.accountTools(options.userId ?? null));
   // So are rules that do not validate: checked before anything is created.
   const policyRules = options.policyRules === undefined ? undefined : validRunRules(options.policyRules);
   const conversation =

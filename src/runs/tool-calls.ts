@@ -44,8 +44,8 @@ export async function prepareToolCall(runtime: ForgeRuntime, options: ToolCallOp
           outcome = await dispatchToolCall(
             { name: options.name, input: options.input, callId: 'direct', iteration: null },
             {
-              // The catalog as it is when the call starts.
-              tools: runtime.registry.snapshot(),
+              // The catalog as it is when the call starts, with the account's own toolbox tools.
+              tools: runtime.registry.snapshot(undefined, await runtime.tools.accountTools(userId)),
               policy: runtime.policy,
               approvals: runtime.approvals,
               emitter,

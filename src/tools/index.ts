@@ -3,7 +3,7 @@ export { CallGuards, DEFAULT_CALL_GUARD_SETTINGS, type CallGuardOptions, type Ca
 export { ToolRegistry } from './registry.js';
 export { runWorkspace } from './workspace-folder.js';
 export { ToolSet } from './tool-set.js';
-export type { JsonSchema, ToolSpecification } from './tool-specification.js';
+export { specificationOf, type JsonSchema, type ToolSpecification } from './tool-specification.js';
 export { DEFAULT_OUTPUT_LIMIT, capToolOutput, type CappedText } from './result-cap.js';
 export { aliasCandidates, normalizeToolName } from './tool-name-aliases.js';
 export { defangBoundaryTags } from '../security/defang-boundary-tags.js';

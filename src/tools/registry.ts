@@ -26,11 +26,13 @@ export class ToolRegistry {
   }
 
   /**
-   * The catalog as it is now, as an immutable set; with `allow`, only the tools of those exact names
-   * (throws `UnknownToolsError` naming the ones that do not exist and listing what does).
+   * The catalog as it is now, as an immutable set, with `extra` tools (an account's own toolbox tools)
+   * after the catalog's (a catalog tool of the same name wins); with `allow`, only the tools of those
+   * exact names (throws `UnknownToolsError` naming the ones that do not exist and listing what does).
    */
-  snapshot(allow?: readonly string[]): ToolSet {
-    return allow === undefined ? this.current : this.current.only(allow);
+  snapshot(allow?: readonly string[], extra: readonly AnyTool[] = []): ToolSet {
+    const available = this.current.with(extra.filter((tool) => !this.current.has(tool.name)));
+    return allow === undefined ? available : available.only(allow);
   }
 
   /** The tool with exactly this name. */

@@ -33,8 +33,8 @@ async function fill(store: Store): Promise<void> {
   await store.skills.save({ id: 'sk-1', name: 'order-status', description: 'looks an order up, faster', document: { version: 1, steps: [] }, note: 'second' });
   await store.skills.setStatus('order-status', 'stale', 'the site changed');
   await store.mcpServers.create({ name: 'docs', transport: 'streamable-http', url: 'https://mcp.example.org/mcp', sealedHeaders: 'v2.k1.sealed', enabledTools: ['echo'], trustAnnotations: true });
-  await store.toolbox.put({ name: 'count_links', status: 'promoted', entry: { name: 'count_links', awkward: awkwardJson }, updatedAt: '2026-01-02T03:04:05.000Z', uses: 3 });
-  await store.toolbox.put({ name: 'extract_dates', status: 'failed', entry: { name: 'extract_dates' }, updatedAt: '2026-01-02T03:04:05.000Z', uses: 0 });
+  await store.toolbox.put({ name: 'count_links', status: 'promoted', entry: { name: 'count_links', awkward: awkwardJson }, updatedAt: '2026-01-02T03:04:05.000Z', uses: 3, owner: null });
+  await store.toolbox.put({ name: 'extract_dates', status: 'failed', entry: { name: 'extract_dates' }, updatedAt: '2026-01-02T03:04:05.000Z', uses: 0, owner: 'u-1' });
   await store.accounts.createUser({ id: 'u-1', email: 'Ada@Example.com', passwordHash: '$argon2id$hash', role: 'admin' });
   await store.accounts.createSession({ id: 's-1', userId: 'u-1', refreshHash: 'h0', expiresAt: '2099-01-01T00:00:00.000Z' });
   await store.accounts.createApiKey({ id: 'k-1', userId: 'u-1', name: 'ci', keyHash: 'kh', scopes: ['runs:read'], expiresAt: null });

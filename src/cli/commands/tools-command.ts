@@ -41,7 +41,7 @@ async function readInputFile(readFile: (file: string, encoding: 'utf8') => Promi
 const moduleFileHint = 'Pass the path of a JavaScript module file.';
 
 export function registerToolsCommand(program: Command): void {
-  const tools = program.command('tools').description('List, inspect and call the tools in the registry (built-in, MCP, synthesized); add, test, remove, export and import toolbox tools.');
+  const tools = program.command('tools').description('List, inspect and call the tools in the registry (built-in, MCP, synthesized); add, test, promote, remove, export and import toolbox tools.');
 
   tools
     .command('list')
@@ -58,7 +58,7 @@ export function registerToolsCommand(program: Command): void {
           for (const row of rows) printOut(`${row.name.padEnd(width)}  ${row.side_effect.padEnd(8)} ${row.risk.padEnd(6)} ${row.description.split('\n')[0]}\n`);
           if (toolbox.length > 0) printOut('\ntoolbox:\n');
           for (const entry of toolbox) {
-            printOut(`${entry.name.padEnd(width)}  ${entry.status.padEnd(8)} ${entry.origin}, ${formatQuantity(entry.revisions, 'revision')}, ${formatQuantity(entry.uses, 'use')}${entry.failures.length === 0 ? '' : ` — ${entry.failures[0]}`}\n`);
+            printOut(`${entry.name.padEnd(width)}  ${entry.status.padEnd(8)} ${entry.origin}, ${formatQuantity(entry.revisions, 'revision')}, ${formatQuantity(entry.uses, 'use')}, ${entry.owner === null ? 'installation' : `account ${entry.owner} (forge tools promote ${entry.name})`}${entry.failures.length === 0 ? '' : ` — ${entry.failures[0]}`}\n`);
           }
           if (unreadable.length > 0 && toolbox.length === 0) printOut('\ntoolbox:\n');
           for (const entry of unreadable) printOut(`${entry.name.padEnd(width)}  unreadable: ${entry.issues.join('; ')}\n${' '.repeat(width + 2)}${entry.hint}\n`);
@@ -137,6 +137,23 @@ export function registerToolsCommand(program: Command): void {
         await runtime.tools.remove(name);
         if (json) printJson({ removed: name });
         else printOut(`removed ${name}\n`);
+        return EXIT.ok;
+      });
+    });
+
+  tools
+    .command('promote')
+    .description("Move an account's verified toolbox tool into the installation's toolbox, so every run is offered it. Read its description and source first (forge tools show <name> --source): an account wrote them.")
+    .argument('<name>', 'tool name')
+    .option('--json', 'print JSON')
+    .action(async (name: string, options: { json?: boolean }) => {
+      const json = options.json === true;
+      await withRuntime(json, async (runtime) => {
+        const before = await runtime.toolbox.get(name);
+        const promoted = await runtime.tools.promote(name);
+        const fromAccount = before?.owner ?? null;
+        if (json) printJson({ promoted: promoted.name, status: promoted.status, from_account: fromAccount });
+        else printOut(fromAccount === null ? `${name} is the installation's already\n` : `promoted ${name} from account ${fromAccount}: every run started from now on is offered it\n`);
         return EXIT.ok;
       });
     });

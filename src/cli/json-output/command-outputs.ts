@@ -9,7 +9,7 @@ import { approvalAnswerOutputSchema, approvalsGrantsOutputSchema, approvalsListO
 import { savedSkillOutputSchema, skillListOutputSchema, skillShowOutputSchema, skillTestOutputSchema, skillVersionsOutputSchema } from './skill-outputs.js';
 import { replayOutputSchema, statsOutputSchema } from './stats-outputs.js';
 import { storeCopyOutputSchema } from './store-outputs.js';
-import { toolsAddOutputSchema, toolsCallOutputSchema, toolsImportOutputSchema, toolsListOutputSchema, toolsRemoveOutputSchema, toolsShowOutputSchema, toolsTestOutputSchema } from './tools-outputs.js';
+import { toolsAddOutputSchema, toolsCallOutputSchema, toolsImportOutputSchema, toolsListOutputSchema, toolsPromoteOutputSchema, toolsRemoveOutputSchema, toolsShowOutputSchema, toolsTestOutputSchema } from './tools-outputs.js';
 
 /**
  * What each command prints with `--json` when it succeeds, by its command path (the words after
@@ -51,6 +51,7 @@ export const commandOutputs: Readonly<Record<string, z.ZodType>> = {
   'tools add': toolsAddOutputSchema,
   'tools test': toolsTestOutputSchema,
   'tools remove': toolsRemoveOutputSchema,
+  'tools promote': toolsPromoteOutputSchema,
   'tools import': toolsImportOutputSchema,
   'tools call': toolsCallOutputSchema,
   'mcp add': mcpServerOutputSchema,

@@ -10,8 +10,8 @@ const capabilitiesSchema = toolboxEntrySchema.shape.capabilities;
 const toolboxEntryOutputSchema = toolboxEntrySchema.extend({ cost_usd: costSchema });
 
 export const toolsListOutputSchema = z.object({
-  tools: z.array(z.object({ name: z.string(), risk: riskSchema, side_effect: sideEffectSchema, description: z.string() })),
-  toolbox: z.array(toolboxEntryOutputSchema.pick({ name: true, status: true, origin: true, revisions: true, uses: true, capabilities: true, cost_usd: true, failures: true })),
+  tools: z.array(z.object({ name: z.string(), risk: riskSchema, side_effect: sideEffectSchema, description: z.string(), scope: z.enum(['installation', 'account']).describe('installation: offered to every run; account: an account\'s own toolbox tool') })),
+  toolbox: z.array(toolboxEntryOutputSchema.pick({ name: true, status: true, origin: true, revisions: true, uses: true, capabilities: true, cost_usd: true, failures: true, owner: true })),
   unreadable: z.array(z.object({ name: z.string(), issues: z.array(z.string()), hint: z.string() })).describe('toolbox entries the store holds damaged: what is wrong and the recovery command'),
 });
 
@@ -30,6 +30,8 @@ export const toolsAddOutputSchema = z.object({ name: z.string(), status: toolSta
 export const toolsTestOutputSchema = z.object({ name: z.string(), status: toolStatusSchema, passed: z.boolean(), failures: z.array(z.string()), capabilities_used: capabilitiesSchema });
 
 export const toolsRemoveOutputSchema = z.object({ removed: z.string() });
+
+export const toolsPromoteOutputSchema = z.object({ promoted: z.string(), status: toolStatusSchema, from_account: z.string().nullable().describe('the account whose toolbox held it; null when it was the installation\'s already') });
 
 export const toolsImportOutputSchema = z.object({ imported: z.array(z.object({ name: z.string(), status: toolStatusSchema, uses: z.number().int().nonnegative() })) });
 

@@ -3,6 +3,7 @@ import { NotFoundError } from '../../core/index.js';
 import type { McpServerStatus } from '../../tools/mcp/index.js';
 import type { ApiRoute, RouteContext } from './api-route.js';
 import { requireAdmin } from './admin-only.js';
+import { toolViewer } from './owned-records.js';
 
 /**
  * The installation's toolbox and MCP connections: one set for every run on the server, so only an
@@ -27,6 +28,17 @@ export const addToolRequestSchema = z
   .object({
     tool_source: z.string().min(1).max(200_000).describe('The tool module (TypeScript) as forge tools add takes it.'),
     test_source: z.string().min(1).max(200_000).describe('Its black-box test: it must pass against the tool in the sandbox and fail against every stub.'),
+  })
+  .strict();
+
+export const promoteToolRequestSchema = z.object({}).strict();
+
+export const promotedToolSchema = z
+  .object({
+    name: z.string(),
+    status: z.enum(['draft', 'testing', 'failed', 'promoted']),
+    scope: z.literal('installation').describe('Every run started from now on is offered it.'),
+    owner: z.null(),
   })
   .strict();
 
@@ -57,6 +69,7 @@ const toolboxEntrySchema = z
     input_schema: z.record(z.string(), z.unknown()),
     failures: z.array(z.string()).describe('What the last verification reported, one line per reason (the graveyard\'s epitaphs); empty once promoted.'),
     cost_usd: z.number().nullable(),
+    owner: z.string().nullable().describe("The account whose toolbox holds it (its runs alone are offered it, until an admin promotes it); null: the installation's."),
     created_at: z.string(),
     updated_at: z.string(),
   })
@@ -114,6 +127,7 @@ export const installationRoutes: readonly ApiRoute[] = [
           input_schema: entry.input_schema,
           failures: [...entry.failures],
           cost_usd: entry.cost_usd,
+          owner: entry.owner,
           created_at: entry.created_at,
           updated_at: entry.updated_at,
         })),
@@ -127,7 +141,7 @@ export const installationRoutes: readonly ApiRoute[] = [
     access: 'tools:read',
     response: toolDetailSchema,
     async handle(context) {
-      const tool = await context.runtime.tools.describe(context.params['tool']!);
+      const tool = await context.runtime.tools.describe(context.params['tool']!, toolViewer(context));
       return {
         name: tool.name,
         description: tool.description,
@@ -152,6 +166,20 @@ export const installationRoutes: readonly ApiRoute[] = [
       const body = addToolRequestSchema.parse(context.body);
       const entry = await context.runtime.tools.add({ toolSource: body.tool_source, testSource: body.test_source });
       return { name: entry.name, status: entry.status };
+    },
+  },
+  {
+    method: 'post',
+    path: '/tools/:tool/promote',
+    summary: "Admins: move an account's verified toolbox tool into the installation's toolbox, so every run is offered it (read its description and source in GET /toolbox first).",
+    access: 'tools:write',
+    body: promoteToolRequestSchema,
+    response: promotedToolSchema,
+    async handle(context) {
+      requireAdmin(context, "Promoting a tool offers it to every account's runs: only an admin does it.", "Ask an admin to review the tool and promote it; until then your runs use it.");
+      promoteToolRequestSchema.parse(context.body ?? {});
+      const entry = await context.runtime.tools.promote(context.params['tool']!);
+      return { name: entry.name, status: entry.status, scope: 'installation' as const, owner: entry.owner };
     },
   },
   {

@@ -1,4 +1,5 @@
 import { NotFoundError, type ApprovalRecord, type ConversationRecord, type ErrorInfo, type RunRecord } from '../../core/index.js';
+import type { ToolViewer } from '../../compose/index.js';
 import { ApiError, type RouteContext } from './api-route.js';
 
 /** The records a request may touch: the caller's own, by the rules of `RouteContext.owns`. */
@@ -37,6 +38,11 @@ export async function ownedApprovals<Record extends Pick<ApprovalRecord, 'runId'
 /** The account new records of this request belong to: none for the operator. */
 export function newRecordOwner(context: RouteContext): string | null {
   return context.principal?.via === 'operator' ? null : (context.principal?.userId ?? null);
+}
+
+/** Who looks at the tools: the caller's account (none for the operator), and whether it is an admin. */
+export function toolViewer(context: RouteContext): ToolViewer {
+  return { accountId: newRecordOwner(context), admin: context.principal?.role === 'admin' };
 }
 
 /** The service key a request came with, when it came with one: its quota counts the runs it starts. */

@@ -1,9 +1,15 @@
 import { z } from 'zod';
 import type { ApiRoute } from './api-route.js';
-import { errorView, runPrincipal } from './owned-records.js';
+import { errorView, runPrincipal, toolViewer } from './owned-records.js';
 
 const toolSchema = z
-  .object({ name: z.string(), description: z.string(), risk: z.enum(['low', 'medium', 'high', 'critical']), side_effect: z.enum(['read', 'write']) })
+  .object({
+    name: z.string(),
+    description: z.string(),
+    risk: z.enum(['low', 'medium', 'high', 'critical']),
+    side_effect: z.enum(['read', 'write']),
+    scope: z.enum(['installation', 'account']).describe("installation: offered to every run; account: a tool of the caller's own toolbox (synthesized by its runs), offered to its runs alone until an admin promotes it."),
+  })
   .strict();
 
 export const toolListSchema = z.object({ tools: z.array(toolSchema) }).strict();
@@ -27,10 +33,12 @@ export const toolRoutes: readonly ApiRoute[] = [
   {
     method: 'get',
     path: '/tools',
-    summary: 'The tools runs can call.',
+    summary: "The tools the caller's runs can call: the installation's, and its own toolbox tools.",
     access: 'tools:read',
     response: toolListSchema,
-    handle: async ({ runtime }) => ({ tools: (await runtime.tools.list()).tools.map((tool) => ({ name: tool.name, description: tool.description, risk: tool.risk, side_effect: tool.side_effect })) }),
+    handle: async (context) => ({
+      tools: (await context.runtime.tools.list(toolViewer(context))).tools.map((tool) => ({ name: tool.name, description: tool.description, risk: tool.risk, side_effect: tool.side_effect, scope: tool.scope })),
+    }),
   },
   {
     method: 'post',

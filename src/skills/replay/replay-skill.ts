@@ -1,4 +1,4 @@
-import { callSideEffect, describeError, type ApprovalGate, type ErrorInfo, type Policy, type ToolContext, type UtilityModel } from '../../core/index.js';
+import { callSideEffect, describeError, type AnyTool, type ApprovalGate, type ErrorInfo, type Policy, type ToolContext, type UtilityModel } from '../../core/index.js';
 import { finishRun, type RunSummary } from '../../engine/index.js';
 import type { RunEmitter } from '../../events/index.js';
 import type { CostMeter } from '../../llm/index.js';
@@ -31,6 +31,8 @@ export interface SkillReplayOptions {
   readonly dryRun?: boolean;
   /** The catalog the replay takes its tools from, once, when it starts; every step resolves among those. */
   readonly registry: ToolRegistry;
+  /** The run's account's own toolbox tools, offered besides the catalog's. */
+  readonly accountTools?: readonly AnyTool[];
   readonly policy: Policy;
   readonly approvals: ApprovalGate;
   readonly emitter: RunEmitter;
@@ -156,7 +158,7 @@ function stepSideEffect(step: SkillStep, tools: ToolSet, input: unknown): 'read'
 export async function replaySkill(options: SkillReplayOptions): Promise<SkillReplayResult> {
   const started = performance.now();
   const { document, emitter, meter } = options;
-  const tools = options.registry.snapshot();
+  const tools = options.registry.snapshot(undefined, options.accountTools);
   const signal = options.signal ?? new AbortController().signal;
   const dryRun = options.dryRun === true;
   const steps: ReplayStepReport[] = [];

@@ -4,7 +4,7 @@ import type { ResolvedModel } from '../../llm/index.js';
 import type { ToolRegistry } from '../../tools/index.js';
 import { synthesizeTool, type ToolRequest } from '../pipeline/index.js';
 import type { SandboxLimits } from '../sandbox/index.js';
-import { registerPromotedTool, type Toolbox } from '../toolbox/index.js';
+import { registerPromotedTool, toolOfEntry, type Toolbox } from '../toolbox/index.js';
 import { CONVERGE_BUILTIN_NAMES, createConvergeBuiltins } from './converge-builtins.js';
 import { checkConvergence } from './convergence-gate.js';
 import { planChanged, unfinishedSteps, type PlanStep } from './plan.js';
@@ -30,6 +30,12 @@ export interface ConvergeRunOptions extends Omit<LoopOptions, 'maxIterations' | 
    */
   readonly registry: ToolRegistry;
   readonly toolbox: Toolbox;
+  /**
+   * Whose toolbox the run's syntheses go to: the account that runs it, whose runs alone are offered them
+   * until an admin promotes them; null (the operator's runs) for the installation's, registered in the
+   * catalog for every run started later.
+   */
+  readonly toolboxOwner?: string | null;
   readonly system?: string;
   /** Default `DEFAULT_TURN_CAP`. */
   readonly maxTurns?: number;
@@ -55,6 +61,7 @@ const isBuiltin = (name: string) => CONVERGE_BUILTIN_NAMES.includes(name as (typ
  */
 export function convergeRules(options: ConvergeRunOptions, context: LoopContext, restored: RunState['converge'], counters: { syntheses: number }): LoopRules {
   const { emitter, meter, registry, toolbox } = options;
+  const owner = options.toolboxOwner ?? null;
   let plan: PlanStep[] = [...(restored?.plan ?? [])];
   let stableStreak = restored?.stable_streak ?? 0;
   counters.syntheses = restored?.syntheses ?? 0;
@@ -74,6 +81,8 @@ export function convergeRules(options: ConvergeRunOptions, context: LoopContext,
     async requestTool(request: ToolRequest) {
       const existing = await toolbox.get(request.name);
       const callable = context.tools.has(request.name) ? '; call it directly.' : ", but it is not in this run's tools.";
+      // Another toolbox's tool is neither shown nor replaced: its name is simply taken.
+      if (existing !== undefined && existing.owner !== owner && !(existing.owner === null && existing.status === 'promoted')) return `The name ${request.name} is taken; request the tool under another name.`;
       if (existing?.status === 'promoted') return `${request.name} already exists and is promoted${callable}`;
       if (existing === undefined && (context.tools.has(request.name) || registry.get(request.name) !== undefined)) return `${request.name} already exists (a built-in or MCP tool)${callable}`;
       if (isBuiltin(request.name)) return `${request.name} is reserved.`;
@@ -83,6 +92,7 @@ export function convergeRules(options: ConvergeRunOptions, context: LoopContext,
         author: options.model,
         tester: options.testModel ?? options.model,
         toolbox,
+        owner,
         emitter,
         meter,
         fetch: options.toolContext.fetch,
@@ -95,8 +105,9 @@ export function convergeRules(options: ConvergeRunOptions, context: LoopContext,
       if (outcome.status === 'failed') {
         return `${request.name} failed verification after ${outcome.revisions} revisions and is not available:\n- ${outcome.failures.join('\n- ')}`;
       }
-      // Usable by this run at once, and by runs started from now on; runs already going keep their own sets.
-      const promoted = registerPromotedTool(registry, toolbox, outcome.entry);
+      // Usable by this run at once, and by runs started from now on (the account's own, for an account's
+      // tool); runs already going keep their own sets.
+      const promoted = owner === null ? registerPromotedTool(registry, toolbox, outcome.entry) : toolOfEntry(toolbox, outcome.entry);
       if (promoted !== undefined) context.tools = context.tools.with([promoted]);
       return `${request.name} passed its adversarial test in the sandbox and was promoted (after ${outcome.revisions} revisions). Input schema: ${JSON.stringify(outcome.entry.input_schema)}`;
     },
@@ -107,7 +118,7 @@ export function convergeRules(options: ConvergeRunOptions, context: LoopContext,
   });
   // Promoted tools the run cannot call are not shown as promoted: they belong to other runs' sets or were left out of its tool list.
   const stateBlock = async () =>
-    renderStateBlock({ turn: context.turn, cap: context.cap, plan, tools: (await toolbox.list()).filter((entry) => entry.status !== 'promoted' || context.tools.has(entry.name)) });
+    renderStateBlock({ turn: context.turn, cap: context.cap, plan, tools: (await toolbox.visibleTo(owner)).filter((entry) => entry.status !== 'promoted' || context.tools.has(entry.name)) });
 
   return {
     kind: 'converge',

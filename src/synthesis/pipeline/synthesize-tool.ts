@@ -21,6 +21,8 @@ export interface SynthesisEnvironment {
   /** Writes the black-box test in its own conversation (FORGE_TEST_MODEL). */
   readonly tester: ResolvedModel;
   readonly toolbox: Toolbox;
+  /** Whose toolbox the tool goes to: the account whose run asked (null: the installation's). */
+  readonly owner: string | null;
   readonly emitter: RunEmitter;
   readonly meter: CostMeter;
   /** The guarded fetch lent to tools that declare `fetch` while their tests run. */
@@ -62,7 +64,7 @@ function feedback(party: Party, text: string): void {
   );
 }
 
-function blankEntry(request: ToolRequest): ToolboxEntry {
+function blankEntry(request: ToolRequest, owner: string | null): ToolboxEntry {
   const now = new Date().toISOString();
   return {
     name: request.name,
@@ -78,6 +80,7 @@ function blankEntry(request: ToolRequest): ToolboxEntry {
     input_schema: inputJsonSchemaFromSignature(request.signature),
     failures: [],
     cost_usd: 0,
+    owner,
     created_at: now,
     updated_at: now,
   };
@@ -117,7 +120,7 @@ export async function synthesizeTool(request: ToolRequest, environment: Synthesi
   const change = (entry: ToolboxEntry) =>
     emitter.emit({ type: 'toolbox-change', tool: entry.name, status: entry.status, revisions: entry.revisions, uses: entry.uses });
 
-  let entry = await toolbox.put(blankEntry(request));
+  let entry = await toolbox.put(blankEntry(request, environment.owner));
   change(entry);
   let failures: string[] = [];
   let passed: Extract<ToolVerification, { passed: true }> | undefined;

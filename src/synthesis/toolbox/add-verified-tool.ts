@@ -27,6 +27,7 @@ export async function addVerifiedTool(toolbox: Toolbox, registry: ToolRegistry, 
     uses: existing?.uses ?? 0,
     failures: [],
     cost_usd: 0,
+    owner: null,
     created_at: existing?.created_at ?? now,
     updated_at: now,
   });

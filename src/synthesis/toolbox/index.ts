@@ -2,10 +2,10 @@ export { createSynthesizedTool, type SynthesizedToolOptions } from './synthesize
 export { Toolbox, toolboxFolder } from './toolbox.js';
 export type { ToolboxManifestMigration } from './manifest-migration.js';
 export { toolboxEntrySchema, type ToolboxEntry, type ToolboxStatus } from './toolbox-entry.js';
-export { ToolboxEntryError, ToolboxManifestError, ToolVerificationError } from './toolbox-errors.js';
+export { ToolboxEntryError, ToolboxManifestError, ToolboxNameTakenError, ToolPromotionError, ToolVerificationError } from './toolbox-errors.js';
 export { TOOLBOX_MANIFEST_VERSION, parseToolboxManifest, toolboxManifestSchema, type ToolboxManifest } from './toolbox-manifest.js';
 export { exportToolboxManifest, importToolboxManifest, type ImportToolboxOptions } from './toolbox-transfer.js';
 export { describeVerificationFailure, verifyTool, type ToolVerification, type VerifyToolOptions } from './verify-tool.js';
-export { registerPromotedTool, registerPromotedTools } from './register-promoted-tools.js';
+export { accountToolsOf, registerPromotedTool, registerPromotedTools, toolOfEntry } from './register-promoted-tools.js';
 export { addVerifiedTool, type AddVerifiedToolOptions } from './add-verified-tool.js';
 export { retestTool } from './retest-tool.js';

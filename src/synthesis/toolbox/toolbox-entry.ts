@@ -31,6 +31,11 @@ export const toolboxEntrySchema = z.object({
   cost_usd: z.number().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
+  /**
+   * The account whose toolbox holds it: its runs alone are offered it (a plain account's synthesized
+   * tool stays there until an admin promotes it); null: the installation's, offered to every run.
+   */
+  owner: z.string().nullable().default(null),
 });
 
 export type ToolboxEntry = z.infer<typeof toolboxEntrySchema>;

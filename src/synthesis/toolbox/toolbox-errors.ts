@@ -48,3 +48,25 @@ export class ToolVerificationError extends ForgeError {
     this.failures = failures;
   }
 }
+
+/** A tool name another toolbox holds (another account's, or the installation's): nothing was stored under it. */
+export class ToolboxNameTakenError extends ForgeError {
+  readonly toolName: string;
+  constructor(toolName: string) {
+    super({
+      name: 'ToolboxNameTakenError',
+      message: `The tool name "${toolName}" is taken by a toolbox tool this account does not own; nothing was stored under it.`,
+      hint: 'Choose another name for the tool.',
+    });
+    this.toolName = toolName;
+  }
+}
+
+/** A tool that cannot be promoted into the installation's toolbox as it stands. */
+export class ToolPromotionError extends ForgeError {
+  readonly toolName: string;
+  constructor(toolName: string, why: string, hint: string) {
+    super({ name: 'ToolPromotionError', message: `${toolName} cannot be promoted: ${why}.`, hint });
+    this.toolName = toolName;
+  }
+}

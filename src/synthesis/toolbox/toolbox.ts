@@ -3,7 +3,7 @@ import path from 'node:path';
 import { TOOL_NAME_PATTERN, ToolDefinitionError, type ToolboxStore } from '../../core/index.js';
 import { migrateToolboxManifest, type ToolboxManifestMigration } from './manifest-migration.js';
 import type { ToolboxEntry } from './toolbox-entry.js';
-import { ToolboxEntryError } from './toolbox-errors.js';
+import { ToolboxEntryError, ToolboxNameTakenError } from './toolbox-errors.js';
 import { toolboxEntryOf, toolboxRecordOf } from './toolbox-record.js';
 
 /** Where a toolbox's files live: `FORGE_HOME/toolbox`. */
@@ -73,17 +73,29 @@ export class Toolbox {
     return { entries, unreadable };
   }
 
+  /** The verified tools of the installation's toolbox: the ones every run is offered. */
   async promoted(): Promise<ToolboxEntry[]> {
-    return (await this.list()).filter((tool) => tool.status === 'promoted');
+    return (await this.list()).filter((tool) => tool.status === 'promoted' && tool.owner === null);
+  }
+
+  /** The entries a run of `owner` may see: the installation's and the account's own (the operator's: the installation's). */
+  async visibleTo(owner: string | null): Promise<ToolboxEntry[]> {
+    return (await this.list()).filter((tool) => tool.owner === null || tool.owner === owner);
   }
 
   /**
    * Adds the entry or replaces the one with its name, and returns it as stored. Its `uses` counts only
    * for a new tool (an imported one brings its count); a replaced tool keeps the count the store holds.
+   * A name another owner's tool holds is a `ToolboxNameTakenError`, and nothing is stored.
    */
   async put(entry: ToolboxEntry): Promise<ToolboxEntry> {
-    await this.store.put(toolboxRecordOf(entry));
+    if (!(await this.store.put(toolboxRecordOf(entry)))) throw new ToolboxNameTakenError(entry.name);
     return { ...entry, uses: (await this.store.get(entry.name))?.uses ?? entry.uses };
+  }
+
+  /** Moves a tool into the installation's toolbox; false when it is gone. */
+  share(name: string): Promise<boolean> {
+    return this.store.setOwner(name, null);
   }
 
   /** Counts one successful call of the tool (one atomic increment in the store); false when the tool is gone. */

@@ -36,9 +36,9 @@ export function describeDurabilityContract(context: StoreContractContext): void 
     });
 
     it('keeps the toolbox, each tool with its status and use count, after the store is closed and the database reopened', async () => {
-      const promoted = { name: 'count_links', status: 'promoted', entry: { name: 'count_links', source: 'export default async function run() {}', awkward: awkwardJson }, updatedAt: '2026-01-02T03:04:05.000Z', uses: 2 } as const;
+      const promoted = { name: 'count_links', status: 'promoted', entry: { name: 'count_links', source: 'export default async function run() {}', awkward: awkwardJson }, updatedAt: '2026-01-02T03:04:05.000Z', uses: 2, owner: null } as const;
       await store.toolbox.put(promoted);
-      await store.toolbox.put({ ...promoted, name: 'extract_dates', status: 'failed', entry: { name: 'extract_dates' }, uses: 0 });
+      await store.toolbox.put({ ...promoted, name: 'extract_dates', status: 'failed', entry: { name: 'extract_dates' }, uses: 0, owner: 'account-7' });
       await Promise.all([store.toolbox.addUse('count_links'), store.toolbox.addUse('count_links')]);
       await store.close();
 
@@ -46,7 +46,7 @@ export function describeDurabilityContract(context: StoreContractContext): void 
 
       expect(await reopened.toolbox.list()).toEqual([
         { ...promoted, uses: 4 },
-        { ...promoted, name: 'extract_dates', status: 'failed', entry: { name: 'extract_dates' }, uses: 0 },
+        { ...promoted, name: 'extract_dates', status: 'failed', entry: { name: 'extract_dates' }, uses: 0, owner: 'account-7' },
       ]);
     });
   });

@@ -13,8 +13,8 @@ export function describeToolboxContract(context: StoreContractContext): void {
 
     const entry = { name: 'count_links', status: 'promoted', source: 'export default async function run() {}', awkward: awkwardJson };
 
-    function toolboxRecord(name: string, status: ToolboxRecordStatus, updatedAt = '2026-01-02T03:04:05.000Z', uses = 0): ToolboxRecord {
-      return { name, status, entry: { ...entry, name, status }, updatedAt, uses };
+    function toolboxRecord(name: string, status: ToolboxRecordStatus, updatedAt = '2026-01-02T03:04:05.000Z', uses = 0, owner: string | null = null): ToolboxRecord {
+      return { name, status, entry: { ...entry, name, status }, updatedAt, uses, owner };
     }
 
     it('puts a record and reads it back exactly, its JSON entry intact', async () => {
@@ -84,13 +84,40 @@ export function describeToolboxContract(context: StoreContractContext): void {
         store.toolbox.addUse('missing'),
       ]);
 
-      expect(counted.filter((exists) => exists === true)).toHaveLength(60);
+      expect(counted.slice(0, 60).filter((exists) => exists === true)).toHaveLength(60);
+      expect(counted.at(-2)).toBe(true);
       expect(counted.at(-1)).toBe(false);
       expect((await store.toolbox.list()).map((record) => [record.name, record.uses, record.updatedAt])).toEqual([
         ['a_tool', 40, '2026-01-02T03:07:00.000Z'],
         ['b_tool', 20, '2026-01-02T03:04:05.000Z'],
       ]);
       expect(await store.toolbox.get('missing')).toBeUndefined();
+    });
+
+    it("keeps each tool's owner, replaces a tool only for its own owner, and says when a name is another owner's", async () => {
+      expect(await store.toolbox.put(toolboxRecord('mine', 'draft', '2026-01-02T03:04:05.000Z', 0, 'account-a'))).toBe(true);
+      expect(await store.toolbox.put(toolboxRecord('shared', 'promoted'))).toBe(true);
+
+      // Another account, or the installation, cannot take over the name; the owner can replace its own.
+      expect(await store.toolbox.put(toolboxRecord('mine', 'promoted', '2026-01-02T03:09:00.000Z', 0, 'account-b'))).toBe(false);
+      expect(await store.toolbox.put(toolboxRecord('mine', 'promoted', '2026-01-02T03:09:00.000Z'))).toBe(false);
+      expect(await store.toolbox.put(toolboxRecord('shared', 'failed', '2026-01-02T03:09:00.000Z', 0, 'account-a'))).toBe(false);
+      expect(await store.toolbox.get('mine')).toEqual(toolboxRecord('mine', 'draft', '2026-01-02T03:04:05.000Z', 0, 'account-a'));
+      expect(await store.toolbox.get('shared')).toEqual(toolboxRecord('shared', 'promoted'));
+      expect(await store.toolbox.put(toolboxRecord('mine', 'promoted', '2026-01-02T03:10:00.000Z', 0, 'account-a'))).toBe(true);
+
+      // Promotion moves it to the installation's toolbox, keeping its place and count.
+      await store.toolbox.addUse('mine');
+      expect(await store.toolbox.setOwner('mine', null)).toBe(true);
+      expect(await store.toolbox.setOwner('missing', null)).toBe(false);
+      expect(await store.toolbox.list()).toEqual([toolboxRecord('mine', 'promoted', '2026-01-02T03:10:00.000Z', 1), toolboxRecord('shared', 'promoted')]);
+    });
+
+    it('gives a contested new name to exactly one of two owners putting it at once', async () => {
+      const results = await Promise.all(['account-a', 'account-b'].map((owner) => store.toolbox.put(toolboxRecord('contested', 'draft', '2026-01-02T03:04:05.000Z', 0, owner))));
+
+      expect(results.filter((stored) => stored).length).toBe(1);
+      expect((await store.toolbox.get('contested'))?.owner).toBe(results[0] ? 'account-a' : 'account-b');
     });
 
     it('forgets the count of a deleted tool: a tool put again under its name starts from the count it brings', async () => {

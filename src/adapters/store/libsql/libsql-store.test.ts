@@ -179,7 +179,7 @@ describe('LibsqlStore on a file', () => {
     const path = join(folder, 'forge.db');
     const first = await open(path);
     const second = await open(path);
-    await first.toolbox.put({ name: 'count_links', status: 'promoted', entry: { name: 'count_links' }, updatedAt: '2026-01-01T00:00:00.000Z', uses: 0 });
+    await first.toolbox.put({ name: 'count_links', status: 'promoted', entry: { name: 'count_links' }, updatedAt: '2026-01-01T00:00:00.000Z', uses: 0, owner: null });
 
     await Promise.all(Array.from({ length: 200 }, (_, index) => (index % 2 === 0 ? first : second).toolbox.addUse('count_links')));
 

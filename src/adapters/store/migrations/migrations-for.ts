@@ -18,9 +18,10 @@ import { skillsSchema } from './skills-schema.js';
 import type { SqlDialect } from './sql-dialect.js';
 import { toolboxSchema } from './toolbox-schema.js';
 import { toolboxUsesSchema } from './toolbox-uses-schema.js';
+import { toolboxOwnersSchema } from './toolbox-owners-schema.js';
 import { toolCallsSchema } from './tool-calls-schema.js';
 
 /** Every migration of the schema, oldest first, spelled for `dialect`. Append new versions at the end. */
 export function migrationsFor(dialect: SqlDialect): readonly Migration[] {
-  return [initialSchema(dialect), skillsSchema(dialect), mcpServersSchema(dialect), toolboxSchema(dialect), mcpTrustAnnotationsSchema(dialect), skillVersionsSchema(dialect), runOwnersSchema(dialect), eventTypesIndexSchema(dialect), runStatesSchema(dialect), toolboxUsesSchema(dialect), mcpAllowStdioSchema(dialect), accountsSchema(dialect), marketplaceSchema(dialect), providerKeysSchema(dialect), policiesSchema(dialect), toolCallsSchema(dialect), agentsSchema(dialect), schedulesSchema(dialect), quotasSchema(dialect)];
+  return [initialSchema(dialect), skillsSchema(dialect), mcpServersSchema(dialect), toolboxSchema(dialect), mcpTrustAnnotationsSchema(dialect), skillVersionsSchema(dialect), runOwnersSchema(dialect), eventTypesIndexSchema(dialect), runStatesSchema(dialect), toolboxUsesSchema(dialect), mcpAllowStdioSchema(dialect), accountsSchema(dialect), marketplaceSchema(dialect), providerKeysSchema(dialect), policiesSchema(dialect), toolCallsSchema(dialect), agentsSchema(dialect), schedulesSchema(dialect), toolboxOwnersSchema(dialect), quotasSchema(dialect)];
 }

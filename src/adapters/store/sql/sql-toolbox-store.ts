@@ -1,26 +1,34 @@
 import type { ToolboxRecord, ToolboxRecordStatus, ToolboxStore } from '../../../core/index.js';
 import { fromJudgedJsonColumn, toJsonColumn } from '../json-column.js';
-import { readNumber, readText } from './row-values.js';
+import { readNullableText, readNumber, readText } from './row-values.js';
 import type { SqlAccess, SqlRow } from './sql-access.js';
 
-const entryColumns = 'name, status, entry, updated_at, uses';
+const entryColumns = 'name, status, entry, updated_at, uses, owner';
 
 /** The toolbox in `toolbox_entries`, addressed by each tool's unique name. */
 export class SqlToolboxStore implements ToolboxStore {
   constructor(private readonly sql: SqlAccess) {}
 
-  async put(record: ToolboxRecord): Promise<void> {
+  async put(record: ToolboxRecord): Promise<boolean> {
     // Replacing in place keeps the row's ordinal, so a changed tool keeps its place in the list, and
-    // leaves `uses` alone, so a count another process added between our read and this write stays.
-    await this.sql.write([
+    // leaves `uses` alone, so a count another process added between our read and this write stays. A row
+    // of another owner is left as it is: the upsert's condition makes it write nothing.
+    const [result] = await this.sql.write([
       {
         statement: {
-          sql: `INSERT INTO toolbox_entries (name, status, entry, updated_at, uses) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT (name) DO UPDATE SET status = excluded.status, entry = excluded.entry, updated_at = excluded.updated_at`,
-          args: [record.name, record.status, toJsonColumn(record.entry), record.updatedAt, record.uses],
+          sql: `INSERT INTO toolbox_entries (name, status, entry, updated_at, uses, owner) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (name) DO UPDATE SET status = excluded.status, entry = excluded.entry, updated_at = excluded.updated_at
+                WHERE toolbox_entries.owner IS NOT DISTINCT FROM excluded.owner`,
+          args: [record.name, record.status, toJsonColumn(record.entry), record.updatedAt, record.uses, record.owner],
         },
       },
     ]);
+    return result!.rowsAffected > 0;
+  }
+
+  async setOwner(name: string, owner: string | null): Promise<boolean> {
+    const [result] = await this.sql.write([{ statement: { sql: 'UPDATE toolbox_entries SET owner = ? WHERE name = ?', args: [owner, name] } }]);
+    return result!.rowsAffected > 0;
   }
 
   async get(name: string): Promise<ToolboxRecord | undefined> {
@@ -56,5 +64,6 @@ function recordFromRow(row: SqlRow): ToolboxRecord {
     entry: fromJudgedJsonColumn(readText(row, 'entry')),
     updatedAt: readText(row, 'updated_at'),
     uses: readNumber(row, 'uses'),
+    owner: readNullableText(row, 'owner'),
   };
 }
