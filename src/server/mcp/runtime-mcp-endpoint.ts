@@ -26,12 +26,13 @@ export function createRuntimeMcpEndpoint(runtime: ForgeRuntime, options: Runtime
   const registrySource = createRegistryToolSource({
     registry: runtime.registry,
     exposed: options.exposedTools,
-    call: async (name, args, signal) => (await callTool(runtime, { name, input: args, signal })).outcome,
+    call: async (name, args, signal, userId) => (await callTool(runtime, { name, input: args, signal, userId })).outcome,
   });
   const skillSource = createSkillToolSource({
     skills: runtime.store.skills,
     published: options.publishedSkills ?? [],
-    replay: (reference, inputs, signal) => runSkill(runtime, { skill: reference, inputs, signal }),
+    replay: (reference, inputs, signal, userId) => runSkill(runtime, { skill: reference, inputs, signal, userId }),
+    firstAdminId: () => runtime.accounts.firstAdminId(),
   });
   const sources = [registrySource, skillSource, ...(options.extraSources ?? [])];
   return new StreamableHttpEndpoint({
