@@ -11,12 +11,8 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
  */
 const KNOWN_CYCLES = [
   'src/compose/create-runtime.ts',
-  'src/policy/approvals/approval-answers.ts',
   'src/runs/agent-runs.ts',
-  'src/runs/run-dispatch.ts',
-  'src/runs/run-jobs-queue.ts',
-  'src/runs/run-requests.ts',
-  'src/runs/skill-runs.ts',
+  'src/runs/run-front-door.ts',
   'src/runs/task-runs.ts',
 ];
 
@@ -62,6 +58,23 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         { patterns: [{ group: ['../*', 'ai', '@ai-sdk/*', '@libsql/*', 'pg', 'undici', 'hono', 'commander'], message: 'src/core holds contracts only and imports nothing of ours or of vendors.' }] },
+      ],
+    },
+  },
+  {
+    // Only the run front door starts a loop: every run enters through runs.submit / runs.execute (src/runs).
+    // The typescript-eslint twin of no-restricted-imports, so it adds to the blocks around it instead of replacing them.
+    files: ['src/**/*.{ts,tsx}', 'test/fixtures/lint/loop-outside-runs.ts'],
+    ignores: ['src/runs/**', 'src/engine/**', 'src/synthesis/converge/**', 'src/**/*.test.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/engine', '**/engine/**'], importNames: ['runAgent', 'runLoop'], message: 'Only src/runs starts a loop: submit a RunRequest to runtime.runs.submit (or runs.execute) instead.' },
+            { group: ['**/synthesis/converge', '**/synthesis/converge/**', '**/converge/index.js'], importNames: ['runConverge'], message: 'Only src/runs starts a loop: submit a converge_task RunRequest to runtime.runs.submit (or runs.execute) instead.' },
+          ],
+        },
       ],
     },
   },

@@ -5,7 +5,7 @@
  *
  * - embedded: one process runs them all (libSQL file store, in-process queue), as `forge serve` does alone.
  * - scaled, 1, 2 and 4 workers: this process queues the runs (as `forge serve` does in the scaled mode,
- *   through `dispatchRun`) on PostgreSQL + Redis, and follows each run's events through the Redis fan-out
+ *   through `runs.submit`) on PostgreSQL + Redis, and follows each run's events through the Redis fan-out
  *   until its end; `forge worker` processes (the same service, `test/support/scale-worker.ts`) run them,
  *   WORKER_CONCURRENCY at once each.
  *
@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LLMock } from '@copilotkit/aimock';
-import { dispatchRun, openRuntime, runTask, type ForgeRuntime } from '../src/compose/index.js';
+import { openRuntime, runTask, type ForgeRuntime } from '../src/compose/index.js';
 import { createSchema, dropSchema, freshSchemaName, postgresTestUrl } from '../test/support/postgres-test-schema.js';
 import { redisTestKeys, TEST_REDIS_URL } from '../test/support/redis-test-keys.js';
 import { effectTool } from '../test/support/scale-effect-tool.js';
@@ -166,7 +166,7 @@ async function scaled(env: Record<string, string>, workerCount: number): Promise
     const results = await Promise.all(
       Array.from({ length: RUNS }, async (_, index) => {
         const asked = performance.now();
-        const { runId } = await dispatchRun(server, { kind: 'task', task: `scale task ${index}`, tools: ['record_effect'] });
+        const { runId } = await server.runs.submit({ kind: 'agent_task', task: `scale task ${index}`, tools: ['record_effect'] }, { userId: null });
         let status = 'unknown';
         for await (const event of server.runs.eventsAfter(runId, -1)) if (event.type === 'run-end') status = event.status;
         return { status, latency: performance.now() - asked };

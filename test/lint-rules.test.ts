@@ -30,6 +30,10 @@ describe('lint rules', () => {
     expect(await rulesBrokenBy('misused-promise.ts')).toEqual(['@typescript-eslint/no-misused-promises']);
   });
 
+  it('rejects a module outside src/runs that imports a loop to start it (only the run front door starts runs)', async () => {
+    expect(await rulesBrokenBy('loop-outside-runs.ts')).toEqual(['@typescript-eslint/no-restricted-imports', '@typescript-eslint/no-restricted-imports']);
+  });
+
   it('rejects a switch that misses a member of its union', async () => {
     expect(await rulesBrokenBy('missed-switch.ts')).toEqual(['@typescript-eslint/switch-exhaustiveness-check']);
   });

@@ -11,6 +11,7 @@ import { defineTool, type ForgeEvent } from '../src/core/index.js';
 import { openRuntime, type ForgeRuntime } from '../src/compose/index.js';
 import { listenHttp, type HttpListener } from '../src/server/http/index.js';
 import { createRuntimeMcpEndpoint, type ExposedToolSource, type StreamableHttpEndpoint } from '../src/server/mcp/index.js';
+import { factSkill } from './fixtures/fact-skill.js';
 
 const lookups: string[] = [];
 
@@ -37,27 +38,6 @@ const hiddenTool = defineTool({
     return 'should never run';
   },
 });
-
-/** A stored skill (format version 1) that replays `lookup_fact` with the user's key: deterministic, no model. */
-const factSkill = {
-  format: 'forge-skill',
-  version: 1,
-  id: 'skill-fact-1',
-  name: 'fact-lookup',
-  description: 'Finds the fact about a key.',
-  task_template: 'Find the fact about {{key}}',
-  variables_schema: {
-    type: 'object',
-    properties: { key: { type: 'string', description: 'What to look up.', examples: ['tides'] } },
-    required: ['key'],
-    additionalProperties: false,
-  },
-  steps: [{ tool: 'lookup_fact', arguments: [{ path: 'key', binding: { kind: 'variable', name: 'key' } }] }],
-  tools: [],
-  provenance: { run_id: 'run-recorded', model: 'openai:gpt-4.1-mini', task: 'Find the fact about tides', recorded_at: '2026-01-01T00:00:00.000Z' },
-  output_contract: { steps: [{ type: 'object', keys: ['key', 'fact'] }], final_non_empty: true },
-  recording: { inputs: { key: 'tides' }, steps: [{ tool: 'lookup_fact', input: { key: 'tides' }, result: { key: 'tides', fact: 'the fact about tides' } }] },
-};
 
 /** Stands in for promoted synthesized tools, the next source to plug in (through `extraSources`). */
 const promotedTools: ExposedToolSource = {

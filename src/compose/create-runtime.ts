@@ -1,6 +1,6 @@
 import { AccountService, ApiKeyService, ProviderKeyService, loadSessionKey } from '../accounts/index.js';
 import { MarketplaceService } from '../marketplace/index.js';
-import { dispatchSkillReplay } from '../runs/run-dispatch.js';
+import { RunFrontDoor } from '../runs/run-front-door.js';
 import { hostname } from 'node:os';
 import { refuseApprovals } from '../engine/index.js';
 import { PolicyEngine, PolicyService } from '../policy/index.js';
@@ -9,7 +9,7 @@ import { InProcessEventBus } from '../events/index.js';
 import { EnvironmentCredentials } from '../llm/index.js';
 import { InProcessJobQueue } from '../adapters/queue/index.js';
 import { SecretRedactor, redactedCredentials, secretsFromEnvironment } from '../security/redaction/index.js';
-import { ApprovalSealer, RunService } from '../runs/index.js';
+import { ApprovalSealer } from '../runs/index.js';
 import { StatsService } from '../stats/index.js';
 import { installationSecretBox, openStore } from '../adapters/store/index.js';
 import { Toolbox, registerPromotedTools, toolboxFolder, type ToolboxEntryError, type ToolboxManifestMigration } from '../synthesis/toolbox/index.js';
@@ -59,8 +59,11 @@ export interface ForgeRuntime {
   readonly toolbox: Toolbox;
   /** What opening did that a person should hear of (a toolbox manifest of an older Forge migrated into the store); the CLI prints them. */
   readonly notices: readonly string[];
-  /** Starts every run (agent, converge, skill replay, direct tool call) and owns its lifecycle. */
-  readonly runs: RunService;
+  /**
+   * The front door of every run (`submit`, `execute`: a run request in, checked once) and every run's
+   * lifecycle (agent, converge, skill replay, direct tool call): record, events, cancel, end.
+   */
+  readonly runs: RunFrontDoor;
   /** The catalog and the toolbox: list, describe, add through the gate, retest, remove. */
   readonly tools: ToolService;
   /** Stored skills: save from a run, import, edit, roll back, list, load, test. */
@@ -182,7 +185,9 @@ export async function createRuntime(parts: RuntimeParts = {}): Promise<ForgeRunt
     const toolbox = await Toolbox.open(toolboxFolder(config.home), store.toolbox);
     const notices = [...(toolbox.migration === null ? [] : [describeManifestMigration(toolbox.migration)]), ...(await toolbox.unreadable()).map(describeUnreadableEntry)];
     const bus = parts.bus ?? new InProcessEventBus({ redactor });
-    const runs = new RunService({
+    const runs = new RunFrontDoor({
+      // The runs use the runtime composed below.
+      runtime: () => runtime,
       store,
       bus,
       home: config.home,
@@ -225,7 +230,11 @@ export async function createRuntime(parts: RuntimeParts = {}): Promise<ForgeRunt
       apiKeys: new ApiKeyService(store.accounts),
       providerKeys: new ProviderKeyService(store.providerKeys, secrets),
       // A customer run replays the pinned version as a run of the seller's, like any skill run.
-      marketplace: new MarketplaceService({ store, skills, replay: (options) => dispatchSkillReplay(runtime, options) }),
+      marketplace: new MarketplaceService({
+        store,
+        skills,
+        replay: async ({ skill, inputs, userId }) => (await runs.submit({ kind: 'skill_replay', skill, inputs }, { userId })).result(),
+      }),
       close,
     };
     // A run that waited past its approval's expiry is ended now, like an interrupted one.

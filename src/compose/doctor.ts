@@ -7,7 +7,7 @@ import { EnvironmentCredentials, defaultModelSlug, readModelKeys, resolveModel }
 import { maskUrlCredentials } from '../security/redaction/index.js';
 import { openStore } from '../adapters/store/index.js';
 import { closeIdleSandboxWorkers, runInSandbox } from '../synthesis/sandbox/index.js';
-import { createBuiltinTools, searchConfigFromEnv } from '../tools/builtins/index.js';
+import { searchConfigFromEnv, selectSearchProvider, type SearchProvider } from '../tools/builtins/index.js';
 import { createGuardedFetch, guardedFetchOptionsFromEnv } from '../security/index.js';
 import { loadConfig, type Environment, type ForgeConfig } from '../config/forge-config.js';
 
@@ -114,23 +114,27 @@ async function checkModel(config: ForgeConfig, timeoutMs: number): Promise<Docto
   }
 }
 
+/**
+ * A direct health check of the search provider: one query through its client and the SSRF guard, as
+ * `web_search` would send it, but no tool runs (a tool runs only inside a recorded run, through dispatch).
+ */
 async function checkSearch(config: ForgeConfig, timeoutMs: number): Promise<DoctorCheck> {
-  let tool;
+  let provider: SearchProvider;
   let fetch;
   try {
     const search = searchConfigFromEnv(config.env);
     if (search.provider === undefined) {
       return { check: 'search', status: 'failed', detail: 'no search provider is set', fix: 'Set one: forge init --search searxng --searxng-url <url> (a SearXNG on your network also needs allow_hosts host:port), or --search tavily / brave with its key.' };
     }
-    tool = createBuiltinTools(search).find((candidate) => candidate.name === 'web_search')!;
+    provider = selectSearchProvider(search);
     fetch = createGuardedFetch(guardedFetchOptionsFromEnv(config.env));
   } catch (error) {
     return failed('search', error, 'Fix the search settings: forge config set search searxng|tavily|brave.');
   }
   const context: ToolContext = { runId: 'doctor', callId: 'doctor', signal: AbortSignal.timeout(timeoutMs), fetch, utilityModel: undefined };
   try {
-    const output = (await tool.execute({ query: 'forge doctor' }, context)) as { results?: unknown[] };
-    return { check: 'search', status: 'ok', detail: `the search answered (${output.results?.length ?? 0} results)` };
+    const hits = await provider.search({ query: 'forge doctor', maxResults: 5 }, context);
+    return { check: 'search', status: 'ok', detail: `the search answered (${hits.length} results)` };
   } catch (error) {
     const info = describeError(error);
     const guarded = /private|loopback|blocked|refused to connect|not allowed/i.test(info.message);
@@ -144,8 +148,8 @@ async function checkSearch(config: ForgeConfig, timeoutMs: number): Promise<Doct
 /**
  * Checks the configuration end to end, each check independent of the others' results: the settings
  * load, the SSRF guard's lists parse, the home and database are writable, the sandbox runs a module,
- * the model answers one short prompt and the search engine answers one query (both through their real
- * clients; the search through the guard). A check that fails says what to change.
+ * the model answers one short prompt and the search engine answers one query (both direct health checks
+ * through their real clients, never a tool's `execute`; the search through the guard). A check that fails says what to change.
  */
 export async function runDoctor(env: Environment, cwd: string, parts: DoctorParts = {}): Promise<DoctorCheck[]> {
   let config: ForgeConfig;

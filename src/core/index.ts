@@ -29,6 +29,7 @@ export type * from './marketplace-store.js';
 export type * from './provider-key-store.js';
 export * from './run-state.js';
 export * from './principal.js';
+export * from './run-request.js';
 export type { AnyTool, InputDependentSideEffect, RiskLevel, SideEffect, Tool, ToolContext } from './tool.js';
 export { isClosableTool, type ClosableTool } from './closable-tool.js';
 export { holdsRunResources, type RunResourceHolder } from './run-resources.js';

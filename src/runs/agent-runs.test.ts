@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool, type AnyTool } from '../core/index.js';
 import { agentServiceOf } from './agent-service-of.js';
-import { runAgentTask } from './agent-runs.js';
+import { runAgentTask } from './run-shortcuts.js';
 import { openRuntime, type ForgeRuntime } from './task-runs.js';
 
 function ledger(name: string, sideEffect: 'read' | 'write', calls: string[]): AnyTool {

@@ -3,10 +3,11 @@ import { createUtilityModel } from '../llm/index.js';
 import type { AgentContext } from '../agents/index.js';
 import { agentLoopSettings } from './agent-loop-settings.js';
 import { agentServiceOf } from './agent-service-of.js';
-import { startTask, type RunTaskOptions, type RunTaskResult } from './task-runs.js';
+import { prepareTaskRun, type TaskRunOptions, type RunTaskResult } from './task-runs.js';
 import type { ForgeRuntime } from '../compose/create-runtime.js';
+import type { PreparedRun } from './prepared-run.js';
 
-export interface RunAgentOptions extends Omit<RunTaskOptions, 'system' | 'tools' | 'converge' | 'agent'> {
+export interface AgentRunOptions extends Omit<TaskRunOptions, 'system' | 'tools' | 'converge' | 'agent' | 'prepare' | 'historyMessages'> {
   /** `slug` (its active version) or `slug@version`. */
   readonly agent: string;
   /** Parameter values as text (`--param k=v`), read as their parameters' types. */
@@ -16,23 +17,14 @@ export interface RunAgentOptions extends Omit<RunTaskOptions, 'system' | 'tools'
 }
 
 /**
- * Runs an agent definition on a task and awaits it (see `startAgentTask`): the CLI's `forge run --agent`.
- */
-export async function runAgentTask(runtime: ForgeRuntime, options: RunAgentOptions): Promise<RunTaskResult> {
-  const { handle, conversationId } = await startAgentTask(runtime, options);
-  return { ...(await handle.result), conversation_id: conversationId, log_file: handle.logFile };
-}
-
-/**
- * Starts an agent definition on a task and returns the running run's handle at once (a server answers
- * with its id): pins the run to the version it runs (recorded with the run), checks its parameters (a
+ * Checks a run of an agent definition and makes it ready to start: pins the run to the version it runs (recorded with the run), checks its parameters (a
  * required one without a value is an `AgentParameterError` naming what to give), renders its prompt in
  * the template sandbox, offers the model only the tools the definition gives access to, and applies its
  * tool access as the run's `agent:<slug>` policy scope, so a disabled tool is refused at dispatch too
  * and nothing relaxes the installation's blocks. What it refuses (no such agent or version, a parameter,
  * another model than the agent allows) is refused before a run or conversation exists.
  */
-export async function startAgentTask(runtime: ForgeRuntime, options: RunAgentOptions): ReturnType<typeof startTask> {
+export async function prepareAgentRun(runtime: ForgeRuntime, options: AgentRunOptions): Promise<PreparedRun<RunTaskResult>> {
   const agents = await agentServiceOf(runtime);
   const { AgentParameterError, extractAgentParameters, parameterQuestion, parameterValuesFromText, renderAgentPrompt, agentOffersTool } = await import('../agents/index.js');
   const { pin, definition } = await agents.forRun(options.agent);
@@ -68,13 +60,13 @@ export async function startAgentTask(runtime: ForgeRuntime, options: RunAgentOpt
     now: new Date(),
   };
   const model = options.model ?? definition.model.slug;
-  const prepare: RunTaskOptions['prepare'] = async (run, resolved) => {
+  const prepare: TaskRunOptions['prepare'] = async (run, resolved) => {
     const extraction = await extractAgentParameters(open, options.task, { utilityModel: createUtilityModel(resolved, run.meter, run.emitter.emit), signal: run.signal });
     const question = parameterQuestion(open, extraction);
     if (question !== undefined) return { reply: question };
     return { system: renderAgentPrompt(definition, { ...environment, params: { ...extraction.values, ...given } }) };
   };
-  return startTask(runtime, {
+  const prepared = await prepareTaskRun(runtime, {
     ...options,
     ...(model === undefined ? {} : { model }),
     ...(unread ? { prepare } : { system: renderAgentPrompt(definition, { ...environment, params }) }),
@@ -83,4 +75,5 @@ export async function startAgentTask(runtime: ForgeRuntime, options: RunAgentOpt
     historyMessages: definition.memory.history_limit,
     agent: await agentLoopSettings(pin, definition),
   });
+  return { ...prepared, pinned: `${pin.slug}@${pin.version}` };
 }

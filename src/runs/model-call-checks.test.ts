@@ -5,7 +5,8 @@ import { LLMock } from '@copilotkit/aimock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ModelCallRefusedError, defineTool, type ModelCallCheck, type ModelCallRequest } from '../core/index.js';
-import { openRuntime, runTask, type ForgeRuntime } from './task-runs.js';
+import { openRuntime, type ForgeRuntime } from './task-runs.js';
+import { runTask } from './run-shortcuts.js';
 
 /**
  * The one pre-call seam: every model call of a run passes the run's own limits and the checks the

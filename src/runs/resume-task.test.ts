@@ -7,9 +7,9 @@ import { z } from 'zod';
 import { defineTool, type AnyTool } from '../core/index.js';
 import { RunNotResumableError } from './index.js';
 import { storedApprovals } from '../policy/approvals/stored-approvals.js';
-import { openRuntime, runTask, type ForgeRuntime } from './task-runs.js';
+import { openRuntime, type ForgeRuntime } from './task-runs.js';
 import { answerApproval } from '../policy/approvals/approval-answers.js';
-import { resumeTask } from './resume-task.js';
+import { resumeTask, runTask } from './run-shortcuts.js';
 
 function ledgerTool(calls: unknown[]): AnyTool {
   return defineTool({

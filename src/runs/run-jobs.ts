@@ -1,24 +1,13 @@
-import type { ActiveJob, JobWorker, RunRecord } from '../core/index.js';
-import { RunNotResumableError } from './index.js';
+import type { ActiveJob, JobWorker, RunRecord, RunSubmission } from '../core/index.js';
+import { RunNotResumableError } from './run-service.js';
 import type { ForgeRuntime } from '../compose/create-runtime.js';
-import { RESUME_JOB, RUN_JOB, SKILL_JOB, resumeJobPayloadSchema, runJobPayloadSchema, skillJobPayloadSchema, type RunJobPayload } from './run-jobs-queue.js';
-import { runSkill } from './skill-runs.js';
-import { startRequest } from './run-requests.js';
-import { resumeAnswered } from './resume-task.js';
+import type { RunJobValue } from './run-jobs-queue.js';
+import { readRunJobPayload } from './legacy-run-requests.js';
 import { storedApprovals } from '../policy/approvals/stored-approvals.js';
+import { endRefusedResume } from './resume-task.js';
 
 /** What a worker's job reports back: the run and how it stands after this attempt. */
-export interface RunJobOutcome {
-  readonly runId: string;
-  readonly status: RunRecord['status'];
-  /**
-   * `started`: the queued run ran here; `resumed`: it went on from its checkpoint here; `refused`: its
-   * resume was refused here and it ended failed, saying why; `none`: nothing was left to do.
-   */
-  readonly action: 'started' | 'resumed' | 'refused' | 'none';
-  /** Why a resume was refused (`refused`). */
-  readonly resumeRefusal?: string;
-}
+export type RunJobOutcome = RunJobValue;
 
 /** Something a worker tells whoever watches it (a line on its terminal). */
 export type WorkerReport = (line: string) => void;
@@ -40,11 +29,12 @@ export interface RunWorker {
 }
 
 /**
- * Runs jobs of the scaled mode in this process (`forge worker`), up to `concurrency` at once: queued
- * runs, and resumes of runs whose approvals were answered. A job whose worker died (the queue hands a
- * stalled job to another worker) is recognised by its run: still `running` under the dead worker, it is
- * ended `interrupted` and resumed here from its last checkpoint, so no completed call runs twice; a run
- * that cannot go on (no checkpoint, a side-effecting call cut off mid-way) stays failed with the reason.
+ * Runs jobs of the scaled mode in this process (`forge worker`), up to `concurrency` at once: each a
+ * run request handed to the front door's `execute`, under the queued run's id (or the run it resumes).
+ * A job whose worker died (the queue hands a stalled job to another worker) is recognised by its run:
+ * still `running` under the dead worker, it is ended `interrupted` and resumed here from its last
+ * checkpoint, so no completed call runs twice; a run that cannot go on (no checkpoint, a side-effecting
+ * call cut off mid-way) stays failed with the reason.
  */
 export function startWorker(runtime: ForgeRuntime, options: { readonly concurrency: number; readonly report?: WorkerReport }): RunWorker {
   const report = options.report ?? (() => undefined);
@@ -70,36 +60,35 @@ export function startWorker(runtime: ForgeRuntime, options: { readonly concurren
 }
 
 /** One job of a worker; see `startWorker`. Its payload is parsed with the schema that made it. */
-export async function runJob(runtime: ForgeRuntime, job: ActiveJob): Promise<RunJobOutcome> {
-  switch (job.kind) {
-    case RUN_JOB:
-      return runQueued(runtime, runJobPayloadSchema.parse(job.payload), job.signal);
-    case RESUME_JOB:
-      return resumeStored(runtime, resumeJobPayloadSchema.parse(job.payload).runId, job.signal);
-    case SKILL_JOB: {
-      // The caller waits for this result (see `dispatchSkillReplay`): it is the job's result, as JSON.
-      const result = await runSkill(runtime, { ...skillJobPayloadSchema.parse(job.payload), signal: job.signal });
-      return { ...result, runId: result.run_id, action: 'started' };
-    }
-    default:
-      throw new Error(`A worker got a job of kind "${job.kind}", which it does not run; is a newer Forge queueing work?`);
-  }
+async function runJob(runtime: ForgeRuntime, job: ActiveJob): Promise<RunJobOutcome> {
+  const read = readRunJobPayload(job.kind, job.payload);
+  if (read === undefined) throw new Error(`A worker got a job of kind "${job.kind}", which it does not run; is a newer Forge queueing work?`);
+  const { runId, submission } = read;
+  if (submission.request.kind === 'resume') return resumeStored(runtime, runId, job.signal);
+  const run = await runtime.store.runs.get(runId);
+  if (run === undefined) return { runId, status: 'cancelled', action: 'none' };
+  if (run.status !== 'queued') return resumeAbandoned(runtime, run, job.signal);
+  return runQueued(runtime, run, submission, job.signal);
 }
 
-async function runQueued(runtime: ForgeRuntime, payload: RunJobPayload, signal: AbortSignal): Promise<RunJobOutcome> {
-  const run = await runtime.store.runs.get(payload.runId);
-  if (run === undefined) return { runId: payload.runId, status: 'cancelled', action: 'none' };
-  if (run.status !== 'queued') return resumeAbandoned(runtime, run, signal);
-  let result;
+async function runQueued(runtime: ForgeRuntime, run: RunRecord, submission: RunSubmission, signal: AbortSignal): Promise<RunJobOutcome> {
+  const { request } = submission;
+  let result: { readonly status: RunRecord['status'] };
   try {
-    const handle = await startRequest(runtime, payload.request, { queuedRunId: run.id, signal });
-    result = await handle.result;
+    // Checked again here, by the same code as where it was queued: a model or tool this worker lacks refuses it.
+    const started = await runtime.runs.execute(request, { userId: submission.user_id }, {
+      queuedRunId: run.id,
+      signal,
+      ...(request.kind === 'skill_replay' ? {} : { approvals: storedApprovals(runtime) }),
+    });
+    result = await started.result;
   } catch (error) {
-    // Refused before it started (a model not configured on this worker, a tool it lacks): the run says why.
+    // Refused before it started: the run says why.
     await runtime.runs.failQueued(run.id, error);
     throw error;
   }
-  return { runId: run.id, status: result.status, action: 'started' };
+  // A skill replay's caller waits for its result: it is the job's value, as JSON.
+  return { runId: run.id, status: result.status, action: 'started', ...(request.kind === 'skill_replay' ? { result } : {}) };
 }
 
 /** A run whose worker died under it goes on here from its checkpoint; one that ended or paused is left as it is. */
@@ -113,18 +102,24 @@ async function resumeAbandoned(runtime: ForgeRuntime, run: RunRecord, signal: Ab
 /**
  * A waiting run whose resume this worker refuses (its model not configured here, a tool it lacks) is not
  * retried, since another attempt would be refused the same: it ends `failed` (`interrupted`) with why,
- * which the approver is shown (see `resumeAnswered`).
+ * which the approver is shown (see `endRefusedResume`).
  */
 async function resumeStored(runtime: ForgeRuntime, runId: string, signal: AbortSignal): Promise<RunJobOutcome> {
-  let resume;
+  let started;
   try {
-    resume = await resumeAnswered(runtime, runId, { signal, approvals: storedApprovals(runtime) });
+    started = await runtime.runs.execute({ kind: 'resume', run_id: runId }, { userId: null }, { signal, approvals: storedApprovals(runtime) });
   } catch (error) {
-    // Ended meanwhile, or without a checkpoint: it stays as it is, with its reason.
-    if (!(error instanceof RunNotResumableError)) throw error;
-    return { runId, status: (await runtime.runs.get(runId)).status, action: 'none' };
+    let refused;
+    try {
+      refused = await endRefusedResume(runtime, runId, error);
+    } catch (unresumable) {
+      // Ended meanwhile, or without a checkpoint: it stays as it is, with its reason.
+      if (!(unresumable instanceof RunNotResumableError)) throw unresumable;
+      return { runId, status: (await runtime.runs.get(runId)).status, action: 'none' };
+    }
+    const status = (await runtime.runs.get(runId)).status;
+    return refused.state === 'refused' ? { runId, status, action: 'refused', resumeRefusal: refused.error.message } : { runId, status, action: 'none' };
   }
-  if (resume.state !== 'resumed') return { runId, status: (await runtime.runs.get(runId)).status, ...(resume.state === 'refused' ? { action: 'refused', resumeRefusal: resume.error.message } : { action: 'none' }) };
-  const result = await resume.handle.result;
+  const result = await started.result;
   return { runId, status: result.status, action: 'resumed' };
 }

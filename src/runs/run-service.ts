@@ -251,16 +251,8 @@ export class RunService {
    */
   async resume<Result extends RunSummary>(reference: string, spec: ResumeSpec<Result>): Promise<RunHandle<Result>> {
     const { store, owner } = this.options;
-    const run = await this.get(reference);
+    const { run, state } = await this.resumable(reference);
     const runId = run.id;
-    const resumable = run.status === 'waiting' || (run.status === 'failed' && run.haltReason === 'interrupted');
-    if (!resumable) {
-      const why = run.status === 'running' ? `it is running (pid ${run.owner?.pid ?? '?'} on ${run.owner?.host ?? '?'})` : `it ended ${run.status}${run.haltReason === null ? '' : ` (${run.haltReason})`}`;
-      throw new RunNotResumableError(runId, why, 'Only a run that waits for an approval, or one whose process ended before it finished, can be resumed.');
-    }
-    const raw = await store.runStates.get(runId);
-    if (raw === undefined) throw new RunNotResumableError(runId, `it has no checkpoint (a ${run.kind} run, or one started before checkpoints)`, 'Run the task again.');
-    const state = parseRunState(runId, raw);
     spec.check?.(state);
     if (!(await store.runs.claim(runId, owner, [run.status]))) throw new RunNotResumableError(runId, 'another process took it over first', 'See where it stands with `forge runs show`.');
     const recorded = await store.events.list(runId);
@@ -269,6 +261,25 @@ export class RunService {
       recorded,
       execute: (active) => spec.execute({ ...active, resume: { state, recorded } }),
     });
+  }
+
+  /**
+   * A stored run that can go on, with its last checkpoint: one that waits for an approval, or one whose
+   * process ended before it finished. Refuses (`RunNotResumableError`, `RunStateError`) with the reason
+   * otherwise; the one check of it, whether the run goes on here or on a worker.
+   */
+  async resumable(reference: string): Promise<{ readonly run: RunRecord; readonly state: RunState }> {
+    const run = await this.get(reference);
+    const runId = run.id;
+    const resumable = run.status === 'waiting' || (run.status === 'failed' && run.haltReason === 'interrupted');
+    if (!resumable) {
+      const why =
+        run.status === 'running' ? `it is running (pid ${run.owner?.pid ?? '?'} on ${run.owner?.host ?? '?'})` : run.status === 'queued' ? 'it is queued and has not started' : `it ended ${run.status}${run.haltReason === null ? '' : ` (${run.haltReason})`}`;
+      throw new RunNotResumableError(runId, why, 'Only a run that waits for an approval, or one whose process ended before it finished, can be resumed.');
+    }
+    const raw = await this.options.store.runStates.get(runId);
+    if (raw === undefined) throw new RunNotResumableError(runId, `it has no checkpoint (a ${run.kind} run, or one started before checkpoints)`, 'Run the task again.');
+    return { run, state: parseRunState(runId, raw) };
   }
 
   /**

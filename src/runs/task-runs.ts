@@ -10,7 +10,8 @@ import { saveRunPolicy, validRunRules } from './run-policy.js';
 import { resolveRuntimeModel } from './runtime-model.js';
 import { executeTaskLoop } from './task-loop.js';
 import type { AgentLoopSettings } from './agent-loop-settings.js';
-import type { ActiveRun, RunHandle } from './index.js';
+import type { ActiveRun } from './index.js';
+import type { PreparedRun } from './prepared-run.js';
 
 export type { ForgeRuntime } from '../compose/create-runtime.js';
 
@@ -25,16 +26,17 @@ export async function openRuntime(env: Environment = process.env, cwd: string = 
   return createRuntime({ ...options, config: loadConfig(env, cwd) });
 }
 
-export interface RunTaskOptions {
+/** What a task run is given in code, besides its request: the parts that do not cross to a worker. */
+export interface TaskRunOptions {
   readonly task: string;
   /** A slug, or a model built in code; default FORGE_MODEL or the first vendor with a key. */
   readonly model?: string | ResolvedModel;
   readonly maxIterations?: number;
   readonly system?: string;
   /**
-   * The tools the run may use, by exact name (`forge run --tools`); default every tool in the catalog
-   * when the run starts. A name no tool has is an `UnknownToolsError` listing what exists, thrown before
-   * a run or conversation is created.
+   * The tools the run may use, by exact name; default every tool in the catalog when the run starts. A
+   * name no tool has is an `UnknownToolsError` listing what exists, thrown before a run or conversation
+   * is created.
    */
   readonly tools?: readonly string[];
   /** Continue this persisted conversation; a new one is created when absent. */
@@ -43,7 +45,7 @@ export interface RunTaskOptions {
   readonly maxRetries?: number;
   /** Events that open the run's log before the loop starts (e.g. why no stored skill replaced the agent). */
   readonly preludeEvents?: readonly AnyEventBody[];
-  /** Run the convergence-gated loop (`forge run --converge`): one tool per turn, request_tool, plan. */
+  /** Run the convergence-gated loop: one tool per turn, request_tool, plan. */
   readonly converge?: boolean;
   /** `fresh` wipes the toolbox before the run; `keep` (the default) reuses it. */
   readonly toolbox?: 'keep' | 'fresh';
@@ -51,10 +53,7 @@ export interface RunTaskOptions {
   readonly approvals?: ApprovalGate;
   /** The account the run (and a new conversation) belongs to; none for the CLI's runs. */
   readonly userId?: string | null;
-  /**
-   * The run's own policy rules (`forge run --block`, `--require-approval`), saved as the `run:<id>`
-   * scope before its first call: they only tighten what the installation decided, and survive a resume.
-   */
+  /** The run's own policy rules, saved as the `run:<id>` scope before its first call: they only tighten, and survive a resume. */
   readonly policyRules?: readonly unknown[];
   /** How many earlier messages of the conversation are sent again (an agent's memory.history_limit); default FORGE_HISTORY_MESSAGES. */
   readonly historyMessages?: number;
@@ -64,10 +63,8 @@ export interface RunTaskOptions {
    * is missing), which the conversation records like any answer.
    */
   readonly prepare?: (run: ActiveRun, model: ResolvedModel) => Promise<{ readonly system: string } | { readonly reply: string }>;
-  /** The agent definition version the run runs (`runAgentTask`): recorded with the run, its scopes, answer check and model settings applied. */
+  /** The agent definition version the run runs: recorded with the run, its scopes, answer check and model settings applied. */
   readonly agent?: AgentLoopSettings;
-  /** A run queued for a worker (the scaled mode) that this process takes, instead of a new run. */
-  readonly queuedRunId?: string;
 }
 
 export interface RunTaskResult extends AgentRunResult {
@@ -76,23 +73,14 @@ export interface RunTaskResult extends AgentRunResult {
 }
 
 /**
- * Runs one task end to end: resolves the model (a clear error when none is configured), records the
- * run in the store and the run log (with the runtime's secrets redacted from both), continues the
- * conversation with bounded history, and returns the documented JSON shape. The run's tools are the
- * catalog's (or those `tools` names) as they are when its loop starts, after a `fresh` wipe; nothing
- * the catalog gains or loses later reaches it.
+ * Checks a task run and makes it ready to start: resolves the model (a clear error when none is
+ * configured), checks the tool names and the run's rules, and finds (or creates) its conversation, all
+ * before any run exists. Started, it records the run in the store and the run log (the runtime's secrets
+ * redacted from both), continues the conversation with bounded history, and ends with the documented
+ * JSON shape. The run's tools are the catalog's (or those `tools` names) as they are when its loop
+ * starts, after a `fresh` wipe; nothing the catalog gains or loses later reaches it.
  */
-export async function runTask(runtime: ForgeRuntime, options: RunTaskOptions): Promise<RunTaskResult> {
-  const { handle, conversationId } = await startTask(runtime, options);
-  return { ...(await handle.result), conversation_id: conversationId, log_file: handle.logFile };
-}
-
-/**
- * `runTask` without waiting: refuses what `runTask` refuses (no model, unknown tools, no such
- * conversation) before any run exists, then returns the running run's handle at once (a server streams
- * its events and answers with its id).
- */
-export async function startTask(runtime: ForgeRuntime, options: RunTaskOptions): Promise<{ handle: RunHandle<AgentRunResult | ConvergeRunResult>; conversationId: string }> {
+export async function prepareTaskRun(runtime: ForgeRuntime, options: TaskRunOptions): Promise<PreparedRun<RunTaskResult>> {
   const { store, config } = runtime;
   const model =
     typeof options.model === 'object'
@@ -106,44 +94,53 @@ export async function startTask(runtime: ForgeRuntime, options: RunTaskOptions):
     options.conversationId === undefined
       ? await store.conversations.create({ title: runtime.redactor.redactText(options.task).slice(0, 80), userId: options.userId ?? null })
       : await requireConversation(store, options.conversationId);
-  const bounds = {
-    maxMessages: options.historyMessages ?? config.historyMessages ?? DEFAULT_MEMORY_BOUNDS.maxMessages,
-    maxTokens: config.historyTokens ?? DEFAULT_MEMORY_BOUNDS.maxTokens,
-  };
-  const history = boundHistory((await store.conversations.listMessages(conversation.id, { lastN: bounds.maxMessages })).map(toLoopMessage), bounds);
-
-  const handle = runtime.runs.start({
-    kind: options.converge === true ? 'converge' : 'agent',
+  const kind = options.converge === true ? 'converge' : 'agent';
+  const record = {
+    kind,
     task: runtime.redactor.redactText(options.task),
     model: model.slug,
     conversationId: conversation.id,
     userId: options.userId ?? null,
     ...(options.agent === undefined ? {} : { agent: options.agent.pin }),
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-    ...(options.queuedRunId === undefined ? {} : { queuedRunId: options.queuedRunId }),
-    execute: async (run): Promise<AgentRunResult | ConvergeRunResult> => {
-      await saveRunPolicy(runtime, run.runId, policyRules, options.userId);
-      for (const body of options.preludeEvents ?? []) run.emitter.emit(body);
-      if (options.toolbox === 'fresh') await wipeToolbox(runtime);
-      const prepared = await options.prepare?.(run, model);
-      if (prepared !== undefined && 'reply' in prepared) return replyWithoutLoop(runtime, run, conversation.id, options.task, prepared.reply);
-      const system = prepared?.system ?? options.system;
-      return executeTaskLoop(runtime, run, {
-        kind: options.converge === true ? 'converge' : 'agent',
-        task: options.task,
-        model,
-        conversationId: conversation.id,
-        history,
-        ...(options.tools === undefined ? {} : { tools: options.tools }),
-        ...(system === undefined ? {} : { system }),
-        ...(options.maxIterations === undefined ? {} : { maxIterations: options.maxIterations }),
-        ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
-        ...(options.approvals === undefined ? {} : { approvals: options.approvals }),
-        ...(options.agent === undefined ? {} : { agent: options.agent }),
+  } as const;
+  return {
+    record,
+    conversationId: conversation.id,
+    start: async (start) => {
+      const bounds = {
+        maxMessages: options.historyMessages ?? config.historyMessages ?? DEFAULT_MEMORY_BOUNDS.maxMessages,
+        maxTokens: config.historyTokens ?? DEFAULT_MEMORY_BOUNDS.maxTokens,
+      };
+      const history = boundHistory((await store.conversations.listMessages(conversation.id, { lastN: bounds.maxMessages })).map(toLoopMessage), bounds);
+      const handle = runtime.runs.start({
+        ...record,
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        ...(start.queuedRunId === undefined ? {} : { queuedRunId: start.queuedRunId }),
+        execute: async (run): Promise<AgentRunResult | ConvergeRunResult> => {
+          await saveRunPolicy(runtime, run.runId, policyRules, options.userId);
+          for (const body of options.preludeEvents ?? []) run.emitter.emit(body);
+          if (options.toolbox === 'fresh') await wipeToolbox(runtime);
+          const prepared = await options.prepare?.(run, model);
+          if (prepared !== undefined && 'reply' in prepared) return replyWithoutLoop(runtime, run, conversation.id, options.task, prepared.reply);
+          const system = prepared?.system ?? options.system;
+          return executeTaskLoop(runtime, run, {
+            kind,
+            task: options.task,
+            model,
+            conversationId: conversation.id,
+            history,
+            ...(options.tools === undefined ? {} : { tools: options.tools }),
+            ...(system === undefined ? {} : { system }),
+            ...(options.maxIterations === undefined ? {} : { maxIterations: options.maxIterations }),
+            ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+            ...(options.approvals === undefined ? {} : { approvals: options.approvals }),
+            ...(options.agent === undefined ? {} : { agent: options.agent }),
+          });
+        },
       });
+      return { runId: handle.runId, logFile: handle.logFile, result: handle.result.then((result) => ({ ...result, conversation_id: conversation.id, log_file: handle.logFile })) };
     },
-  });
-  return { handle, conversationId: conversation.id };
+  };
 }
 
 /**

@@ -2,9 +2,10 @@ import { finishRun, type RunSummary } from '../engine/index.js';
 import type { ErrorInfo } from '../core/index.js';
 import { CallGuards, dispatchToolCall, type DispatchOutcome } from '../tools/index.js';
 import type { ForgeRuntime } from '../compose/create-runtime.js';
+import type { PreparedRun } from './prepared-run.js';
 import { runToolContext } from './run-tool-context.js';
 
-export interface CallToolOptions {
+export interface ToolCallOptions {
   readonly name: string;
   readonly input: unknown;
   readonly signal?: AbortSignal;
@@ -19,44 +20,48 @@ export interface ToolCallResult extends RunSummary {
 }
 
 /**
- * Calls one tool without a model, as a run of its own (kind `tool-call`: a `runs` row, a run log, stored
- * events), through the same dispatch as agent runs: validation, policy, the SSRF guard, the output cap
- * and the untrusted boundary all apply; the name resolves among the catalog's tools as they are when the
- * call starts. `forge tools call` and Forge's MCP server call tools this way.
+ * Makes a direct tool call ready to start: a run of its own (kind `tool-call`: a `runs` row, a run log,
+ * stored events), through the same dispatch as agent runs: validation, policy, the SSRF guard, the
+ * output cap and the untrusted boundary all apply, and the name resolves among the catalog's tools as
+ * they are when the call starts (a name no tool has is the call's failure, recorded like any).
  */
-export async function callTool(runtime: ForgeRuntime, options: CallToolOptions): Promise<ToolCallResult> {
-  let outcome: DispatchOutcome | undefined;
-  const handle = runtime.runs.start({
-    kind: 'tool-call',
-    task: `tool ${options.name}`,
-    model: 'none',
-    userId: options.userId ?? null,
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-    execute: async ({ runId, userId, emitter, meter, signal, logFile }) => {
-      const started = performance.now();
-      emitter.emit({ type: 'run-start', task: `tool ${options.name}`, model: 'none', max_iterations: 1, conversation_id: null, tools: [options.name] });
-      outcome = await dispatchToolCall(
-        { name: options.name, input: options.input, callId: 'direct', iteration: null },
-        {
-          tools: runtime.registry.snapshot(),
-          policy: runtime.policy,
-          approvals: runtime.approvals,
-          emitter,
-          context: { ...runToolContext(runtime, { userId }), runId, signal, utilityModel: undefined },
-          guards: new CallGuards(runtime.config.callGuards),
+export async function prepareToolCall(runtime: ForgeRuntime, options: ToolCallOptions): Promise<PreparedRun<ToolCallResult>> {
+  const record = { kind: 'tool-call', task: `tool ${options.name}`, model: 'none', userId: options.userId ?? null } as const;
+  return {
+    record,
+    start: async (start) => {
+      let outcome: DispatchOutcome | undefined;
+      const handle = runtime.runs.start({
+        ...record,
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        ...(start.queuedRunId === undefined ? {} : { queuedRunId: start.queuedRunId }),
+        execute: async ({ runId, userId, emitter, meter, signal, logFile }) => {
+          const started = performance.now();
+          emitter.emit({ type: 'run-start', task: `tool ${options.name}`, model: 'none', max_iterations: 1, conversation_id: null, tools: [options.name] });
+          outcome = await dispatchToolCall(
+            { name: options.name, input: options.input, callId: 'direct', iteration: null },
+            {
+              // The catalog as it is when the call starts.
+              tools: runtime.registry.snapshot(),
+              policy: runtime.policy,
+              approvals: runtime.approvals,
+              emitter,
+              context: { ...runToolContext(runtime, { userId }), runId, signal, utilityModel: undefined },
+              guards: new CallGuards(runtime.config.callGuards),
+            },
+          );
+          return finishRun(emitter, meter, {
+            status: outcome.ok ? 'completed' : signal.aborted ? 'cancelled' : 'failed',
+            haltReason: outcome.ok ? 'final_answer' : signal.aborted ? 'cancelled' : 'error',
+            answer: outcome.ok ? outcome.output : null,
+            error: outcome.ok ? null : runError(outcome.tool, logFile, outcome.error),
+            startedAt: started,
+          });
         },
-      );
-      return finishRun(emitter, meter, {
-        status: outcome.ok ? 'completed' : signal.aborted ? 'cancelled' : 'failed',
-        haltReason: outcome.ok ? 'final_answer' : signal.aborted ? 'cancelled' : 'error',
-        answer: outcome.ok ? outcome.output : null,
-        error: outcome.ok ? null : runError(outcome.tool, logFile, outcome.error),
-        startedAt: started,
       });
+      return { runId: handle.runId, logFile: handle.logFile, result: handle.result.then((summary) => ({ ...summary, log_file: handle.logFile, outcome: outcome! })) };
     },
-  });
-  const summary = await handle.result;
-  return { ...summary, log_file: handle.logFile, outcome: outcome! };
+  };
 }
 
 /** The whole error is in the run's `tool-error` event; the run's own error says what failed, short. */

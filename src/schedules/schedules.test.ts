@@ -39,8 +39,8 @@ describe('schedules', () => {
   it('fires each due slot once however many processes tick at once, each firing a queued run for a worker', async () => {
     const [first, second] = runtimes as [ForgeRuntime, ForgeRuntime];
     const start = 1_700_000_000_000;
-    const nightly = await createSchedule(first, { name: 'nightly', everyMs: 60_000, request: { kind: 'task', task: 'summarise the day' }, firstDueMs: start });
-    await createSchedule(first, { name: 'off-schedule', everyMs: 60_000, request: { kind: 'task', task: 'never yet' }, firstDueMs: start + 3_600_000 });
+    const nightly = await createSchedule(first, { name: 'nightly', everyMs: 60_000, request: { kind: 'agent_task', task: 'summarise the day' }, firstDueMs: start });
+    await createSchedule(first, { name: 'off-schedule', everyMs: 60_000, request: { kind: 'agent_task', task: 'never yet' }, firstDueMs: start + 3_600_000 });
 
     const ticks = await Promise.all([start + 1_000, start + 1_000, start + 61_000, start + 61_500].flatMap((now) => [fireDueSchedules(first, now), fireDueSchedules(second, now)]));
     const firings = ticks.flat();

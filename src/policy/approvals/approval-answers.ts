@@ -5,8 +5,7 @@ import { ForgeError, NotFoundError, type ApprovalGrant, type ApprovalRecord, typ
 import { processAlive } from '../../runs/index.js';
 import { storedApprovals } from './stored-approvals.js';
 import type { ForgeRuntime, RunTaskResult } from '../../runs/task-runs.js';
-import { resumeAnswered, resumeTask, type ResumeTaskOptions } from '../../runs/resume-task.js';
-import { queueResume } from '../../runs/run-jobs-queue.js';
+import { endRefusedResume, type ResumeOptions } from '../../runs/resume-task.js';
 
 /** An answer that cannot be given: no such request, already answered or used, or bound to another input. */
 export class ApprovalAnswerError extends ForgeError {
@@ -30,7 +29,7 @@ export interface AnswerApprovalOptions {
   /** When given, the answer applies only if the request's input digest starts with it (what the answerer saw). */
   readonly digest?: string;
   /** How the resumed run (when this process resumes it) is run. */
-  readonly resume?: Omit<ResumeTaskOptions, 'approvals'>;
+  readonly resume?: Omit<ResumeOptions, 'approvals'>;
   /** Go on with the run without waiting for it (a server answering a request); `resumed` is then null and `resuming` true. */
   readonly background?: boolean;
   /** With an approval: approve every later call of this tool in this run without asking (a recorded, revocable grant). */
@@ -90,20 +89,20 @@ export async function answerApproval(runtime: ForgeRuntime, given: AnswerApprova
   const stillPending = await store.approvals.list({ runId: options.runId, statuses: ['pending'] });
   const answered = { approval: settled, grant, resumed: null, resuming: false, resumeError: null };
   if (run.status !== 'waiting' || waiter || stillPending.length > 0) return answered;
-  if (runtime.mode === 'scaled') {
-    await queueResume(runtime, options.runId);
+  // Through the front door: here when embedded, on a worker when scaled; refused by the same checks either way.
+  let resumed;
+  try {
+    resumed = await runtime.runs.submit({ kind: 'resume', run_id: options.runId }, { userId: run.userId }, { ...options.resume, approvals: storedApprovals(runtime) });
+  } catch (error) {
+    const refused = await endRefusedResume(runtime, options.runId, error);
+    return refused.state === 'refused' ? { ...answered, resumeError: refused.error } : answered;
+  }
+  if (resumed.queued) {
     const resumeError = await workerResumeRefusal(runtime, options.runId);
     return { ...answered, resuming: resumeError === null, resumeError };
   }
-  const resume = await resumeAnswered(runtime, options.runId, { ...options.resume, approvals: storedApprovals(runtime) });
-  if (resume.state === 'refused') return { ...answered, resumeError: resume.error };
-  if (resume.state === 'elsewhere') return answered;
-  if (options.background === true) {
-    resume.handle.result.catch(() => undefined);
-    return { ...answered, resuming: true };
-  }
-  const result = await resume.handle.result;
-  return { ...answered, resumed: { ...result, conversation_id: resume.conversationId(), log_file: resume.handle.logFile }, resuming: true };
+  if (options.background === true) return { ...answered, resuming: true };
+  return { ...answered, resumed: await resumed.result(), resuming: true };
 }
 
 /** How long an answer in the scaled mode waits to see a worker take the run's resume (or refuse it). */
@@ -152,7 +151,7 @@ export async function revokeGrant(runtime: ForgeRuntime, id: string, revokedBy: 
  * another process) until every request the run waits on is answered, then resumes it here, again and
  * again while it pauses; a request that expires first ends the run `failed` (`approval_expired`).
  */
-export async function waitAndResume(runtime: ForgeRuntime, first: RunTaskResult, options: { signal?: AbortSignal; pollMs?: number; onWaiting?: (pending: ApprovalRecord[]) => void; resume?: Omit<ResumeTaskOptions, 'approvals'> } = {}): Promise<RunTaskResult> {
+export async function waitAndResume(runtime: ForgeRuntime, first: RunTaskResult, options: { signal?: AbortSignal; pollMs?: number; onWaiting?: (pending: ApprovalRecord[]) => void; resume?: Omit<ResumeOptions, 'approvals'> } = {}): Promise<RunTaskResult> {
   let result = first;
   while (result.status === 'waiting') {
     const runId = result.run_id;
@@ -170,7 +169,8 @@ export async function waitAndResume(runtime: ForgeRuntime, first: RunTaskResult,
       if (options.signal?.aborted === true) return result;
       await delay(options.pollMs ?? 250, undefined, options.signal === undefined ? {} : { signal: options.signal }).catch(() => undefined);
     }
-    result = await resumeTask(runtime, runId, { ...options.resume, ...(options.signal === undefined ? {} : { signal: options.signal }), approvals: storedApprovals(runtime) });
+    const resumed = await runtime.runs.execute({ kind: 'resume', run_id: runId }, { userId: null }, { ...options.resume, ...(options.signal === undefined ? {} : { signal: options.signal }), approvals: storedApprovals(runtime) });
+    result = await resumed.result;
   }
   return result;
 }

@@ -7,8 +7,8 @@ import { z } from 'zod';
 import { defineTool, type AnyTool, type ForgeEvent } from '../../core/index.js';
 import { StoredApprovalGate } from '../../runs/index.js';
 import { answerApproval, listGrants, revokeGrant } from './approval-answers.js';
-import { openRuntime, runTask, type ForgeRuntime } from '../../runs/task-runs.js';
-import { resumeTask } from '../../runs/resume-task.js';
+import { openRuntime, type ForgeRuntime } from '../../runs/task-runs.js';
+import { resumeTask, runTask } from '../../runs/run-shortcuts.js';
 import { storedApprovals } from './stored-approvals.js';
 
 function ledgerTool(calls: unknown[]): AnyTool {

@@ -13,7 +13,7 @@ import {
   importAgentYaml,
   type AgentAuthor,
 } from '../../agents/index.js';
-import { agentServiceOf, dispatchRun } from '../../compose/index.js';
+import { agentServiceOf } from '../../compose/index.js';
 import { startedRunSchema } from './api-schemas.js';
 import { ApiError, type ApiRoute, type RouteContext } from './api-route.js';
 import { requireAdmin } from './admin-only.js';
@@ -198,14 +198,16 @@ export const agentRoutes: readonly ApiRoute[] = [
       const body = agentRunRequestSchema.parse(context.body);
       // Like POST /runs: the run waits for its approvals, which its owner answers through the API.
       return startedRunAnswer(
-        await dispatchRun(context.runtime, {
-          kind: 'agent-task',
-          agent: context.params['agent']!,
-          task: body.task,
-          userId: newRecordOwner(context),
-          ...(body.params === undefined ? {} : { params: body.params }),
-          ...(body.model === undefined ? {} : { model: body.model }),
-        }),
+        await context.runtime.runs.submit(
+          {
+            kind: 'agent_definition',
+            agent: context.params['agent']!,
+            task: body.task,
+            ...(body.params === undefined ? {} : { params: body.params }),
+            ...(body.model === undefined ? {} : { model: body.model }),
+          },
+          { userId: newRecordOwner(context) },
+        ),
       );
     },
   },

@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { ConfigurationError, NotFoundError, type ConversationRecord, type RunRecord } from '../../core/index.js';
 import { approvalGrantView, approvalView, runView } from '../../runs/index.js';
-import { answerApproval, cancelRun, dispatchResume, dispatchRun, listApprovals, listGrants, revokeGrant } from '../../compose/index.js';
+import { answerApproval, cancelRun, listApprovals, listGrants, revokeGrant } from '../../compose/index.js';
 import { FORGE_VERSION } from '../../version.js';
 import {
   approvalAnswerRequestSchema,
@@ -98,17 +98,18 @@ export const apiRoutes: readonly ApiRoute[] = [
       if (body.conversation_id !== undefined) await requireOwnedConversation(context, body.conversation_id);
       // Runs started over the API always wait for their approvals: the owner answers through the API.
       return startedRunAnswer(
-        await dispatchRun(runtime, {
-          kind: 'task',
-          task: body.task,
-          userId: newRecordOwner(context),
-          ...(body.model === undefined ? {} : { model: body.model }),
-          ...(body.tools === undefined ? {} : { tools: body.tools }),
-          ...(body.conversation_id === undefined ? {} : { conversationId: body.conversation_id }),
-          ...(body.converge === true ? { converge: true } : {}),
-          ...(body.max_iterations === undefined ? {} : { maxIterations: body.max_iterations }),
-          ...(body.policy_rules === undefined ? {} : { policyRules: body.policy_rules }),
-        }),
+        await runtime.runs.submit(
+          {
+            kind: body.converge === true ? 'converge_task' : 'agent_task',
+            task: body.task,
+            ...(body.model === undefined ? {} : { model: body.model }),
+            ...(body.tools === undefined ? {} : { tools: body.tools }),
+            ...(body.conversation_id === undefined ? {} : { conversation_id: body.conversation_id }),
+            ...(body.max_iterations === undefined ? {} : { max_iterations: body.max_iterations }),
+            ...(body.policy_rules === undefined ? {} : { policy_rules: body.policy_rules }),
+          },
+          { userId: newRecordOwner(context) },
+        ),
       );
     },
   },
@@ -165,7 +166,7 @@ export const apiRoutes: readonly ApiRoute[] = [
     async handle(context) {
       refuseWhileShuttingDown(context);
       const run = await requireOwnedRun(context, context.params['run_id']!);
-      return startedRunAnswer(await dispatchResume(context.runtime, run.id));
+      return startedRunAnswer(await context.runtime.runs.submit({ kind: 'resume', run_id: run.id }, { userId: newRecordOwner(context) }));
     },
   },
   {
@@ -253,16 +254,15 @@ export const apiRoutes: readonly ApiRoute[] = [
       if (body.agent !== undefined && body.tools !== undefined) throw new ConfigurationError('tools', 'cannot be combined with agent: the agent says its tools.');
       const common = {
         task: body.content,
-        userId: newRecordOwner(context),
-        conversationId: conversation.id,
+        conversation_id: conversation.id,
         ...(body.model === undefined ? {} : { model: body.model }),
       };
       return startedRunAnswer(
-        await dispatchRun(
-          runtime,
+        await runtime.runs.submit(
           body.agent === undefined
-            ? { kind: 'task', ...common, ...(body.tools === undefined ? {} : { tools: body.tools }) }
-            : { kind: 'agent-task', ...common, agent: body.agent, context: 'chat', ...(body.params === undefined ? {} : { params: Object.fromEntries(Object.entries(body.params).map(([name, value]) => [name, String(value)])) }) },
+            ? { kind: 'agent_task', ...common, ...(body.tools === undefined ? {} : { tools: body.tools }) }
+            : { kind: 'agent_definition', ...common, agent: body.agent, context: 'chat', ...(body.params === undefined ? {} : { params: Object.fromEntries(Object.entries(body.params).map(([name, value]) => [name, String(value)])) }) },
+          { userId: newRecordOwner(context) },
         ),
       );
     },

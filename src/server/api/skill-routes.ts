@@ -1,6 +1,5 @@
 import { NotFoundError, type SkillRecord } from '../../core/index.js';
 import { parseSkillDocument, SkillConflictError } from '../../skills/index.js';
-import { dispatchSkillReplay } from '../../compose/index.js';
 import type { SkillDocument } from '../../skills/index.js';
 import type { ApiRoute, RouteContext } from './api-route.js';
 import { errorView, newRecordOwner, requireOwnedRun } from './owned-records.js';
@@ -77,17 +76,18 @@ export const skillRoutes: readonly ApiRoute[] = [
     async handle(context) {
       const body = runSkillRequestSchema.parse(context.body ?? {});
       const { record } = await requireOwnedSkill(context, context.params['skill']!);
-      const result = await dispatchSkillReplay(
-        context.runtime,
+      const submitted = await context.runtime.runs.submit(
         {
+          kind: 'skill_replay',
           skill: `${record.name}@${record.version}`,
           inputs: body.inputs,
-          ...(body.dry_run === true ? { dryRun: true } : {}),
+          ...(body.dry_run === true ? { dry_run: true } : {}),
           ...(body.mode === undefined ? {} : { mode: body.mode }),
-          userId: newRecordOwner(context),
         },
-        context.request.signal,
+        { userId: newRecordOwner(context) },
+        { signal: context.request.signal },
       );
+      const result = await submitted.result();
       return {
         run_id: result.run_id,
         skill: result.skill,

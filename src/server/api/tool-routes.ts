@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { callTool } from '../../compose/index.js';
 import type { ApiRoute } from './api-route.js';
 import { errorView, newRecordOwner } from './owned-records.js';
 
@@ -42,7 +41,7 @@ export const toolRoutes: readonly ApiRoute[] = [
     response: toolCallSchema,
     async handle(context) {
       const body = toolCallRequestSchema.parse(context.body ?? {});
-      const result = await callTool(context.runtime, { name: context.params['tool']!, input: body.input, userId: newRecordOwner(context) });
+      const result = await (await context.runtime.runs.submit({ kind: 'tool_call', tool: context.params['tool']!, input: body.input }, { userId: newRecordOwner(context) })).result();
       return {
         run_id: result.run_id,
         status: result.status,

@@ -1,7 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import { OPERATOR, type Principal } from '../../core/index.js';
+import { ForgeError, OPERATOR, type Principal } from '../../core/index.js';
 import { inputSchemaFromJsonSchema } from '../../tools/mcp/index.js';
 import type { ExposedTool, ExposedToolSource } from './exposed-tool-source.js';
 
@@ -15,7 +15,8 @@ export interface ForgeMcpServerOptions {
  * Forge's MCP server protocol logic for one session: `tools/list` is every source's tools (the first
  * source to offer a name owns it), `tools/call` validates the arguments against the tool's published
  * JSON Schema and answers a mismatch with an `InvalidParams` protocol error that names each bad field,
- * then runs the owning source. Transports are attached elsewhere (see `StreamableHttpEndpoint`).
+ * then runs the owning source; a refusal it throws (a `ForgeError`) is answered with its name and hint
+ * in the error's data. Transports are attached elsewhere (see `StreamableHttpEndpoint`).
  */
 export function createForgeMcpServer(options: ForgeMcpServerOptions): Server {
   const server = new Server({ name: options.name, version: options.version }, { capabilities: { tools: { listChanged: false } } });
@@ -51,7 +52,14 @@ export function createForgeMcpServer(options: ForgeMcpServerOptions): Server {
       const problems = parsed.error.issues.map((issue) => `${issue.path.length === 0 ? '(arguments)' : issue.path.map(String).join('.')}: ${issue.message}`);
       throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for tool "${owner.tool.name}": ${problems.join('; ')}`, { fields: parsed.error.issues.map((issue) => issue.path.map(String).join('.')) });
     }
-    const result = await owner.source.call(owner.tool.name, parsed.data, extra.signal, caller);
+    let result;
+    try {
+      result = await owner.source.call(owner.tool.name, parsed.data, extra.signal, caller);
+    } catch (error) {
+      // A refusal (the front door's, a skill input) reaches the client with its name and hint, as over the API and the CLI.
+      if (!ForgeError.isInstance(error)) throw error;
+      throw new McpError(ErrorCode.InternalError, error.message, error.toJSON());
+    }
     return {
       content: [{ type: 'text', text: result.text }],
       ...(result.structured === undefined ? {} : { structuredContent: result.structured }),

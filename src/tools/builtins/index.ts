@@ -9,6 +9,8 @@ export type { TranslationStatus } from './query-translation.js';
 export type { ReadUrlOutput } from './read-url-tool.js';
 export { searchConfigFromEnv, searchConfigSchema, searchProviderNameSchema, type SearchConfig, type SearchProviderName } from './search-config.js';
 export type { WebSearchOutput, WebSearchResult } from './web-search-tool.js';
+export { selectSearchProvider } from './select-search-provider.js';
+export type { SearchHit, SearchProvider } from './search-provider.js';
 
 /**
  * The built-in tools: `web_search`, `read_url` and `http_request`, configured with the search settings
