@@ -240,6 +240,7 @@ describe('the HTTP API with accounts', () => {
     await ada.readEvents(finishedRun.run_id);
     await settled(finishedRun.run_id);
     const ownKey = await ada.createApiKey({ name: 'to revoke', scopes: ['runs:read'] });
+    const adaId = (await runtime.accounts.requireUser('ada@example.com')).id;
     const toolRun = await ada.startRun({ task: 'look up forge', model: MODEL });
     await ada.readEvents(toolRun.run_id);
     await settled(toolRun.run_id);
@@ -353,6 +354,12 @@ describe('the HTTP API with accounts', () => {
       'POST /mcp-servers/:server/refresh': { params: async () => ({ server: 'no-such-server' }), touches: 'installation' },
       'GET /toolbox': { params: async () => ({}), touches: 'installation' },
       'GET /users': { params: async () => ({}), touches: 'installation' },
+      'GET /accounts/:account_id/quota': { params: async () => ({ account_id: adaId }), touches: 'installation' },
+      'PUT /accounts/:account_id/quota': { params: async () => ({ account_id: adaId }), body: {}, touches: 'installation' },
+      'DELETE /accounts/:account_id/quota': { params: async () => ({ account_id: adaId }), touches: 'installation' },
+      'GET /accounts/:account_id/api-keys/:key_id/quota': { params: async () => ({ account_id: adaId, key_id: ownKey.api_key.key_id }), touches: 'installation' },
+      'PUT /accounts/:account_id/api-keys/:key_id/quota': { params: async () => ({ account_id: adaId, key_id: ownKey.api_key.key_id }), body: {}, touches: 'installation' },
+      'DELETE /accounts/:account_id/api-keys/:key_id/quota': { params: async () => ({ account_id: adaId, key_id: ownKey.api_key.key_id }), touches: 'installation' },
       'POST /api-keys/:key_id/revoke': { params: async () => ({ key_id: (await ada.createApiKey({ name: 'matrix revoke', scopes: ['runs:read'] })).api_key.key_id }), touches: 'record' },
     };
     const keyOf = (route: ApiRoute): string => `${route.method.toUpperCase()} ${route.path}`;
@@ -376,14 +383,15 @@ describe('the HTTP API with accounts', () => {
       for (const caller of CALLERS) {
         const params = await row.params();
         const url = `${origin}${route.root === true ? '' : '/api/v1'}${route.path.replace(/:([a-z_]+)/g, (_match, name: string) => encodeURIComponent(params[name]!))}`;
-        const headers: Record<string, string> = route.method === 'post' ? { 'content-type': 'application/json' } : {};
+        const sendsBody = route.method === 'post' || route.method === 'put';
+        const headers: Record<string, string> = sendsBody ? { 'content-type': 'application/json' } : {};
         if (caller === 'owner') headers['authorization'] = `Bearer ${route.path === '/auth/logout' ? (await new ForgeClient({ baseUrl: origin }).login('ada@example.com', PASSWORD)).access_token : adaToken}`;
         if (caller === 'other') headers['authorization'] = `Bearer ${route.path === '/auth/logout' ? (await new ForgeClient({ baseUrl: origin }).login('bob@example.com', PASSWORD)).access_token : bobToken}`;
         if (caller === 'revoked-key') headers['x-api-key'] = revoked;
         const scoped = route.access !== 'public' && route.access !== 'signed-in';
         if (caller === 'key-with-scope') headers['x-api-key'] = await keyFor(scoped ? [route.access as ApiScope] : ['runs:read']);
         if (caller === 'key-without-scope') headers['x-api-key'] = await keyFor(API_SCOPES.filter((scope) => scope !== route.access));
-        const response = await fetch(url, { method: route.method.toUpperCase(), headers, ...(route.method === 'post' ? { body: JSON.stringify(row.body ?? {}) } : {}) });
+        const response = await fetch(url, { method: route.method.toUpperCase(), headers, ...(sendsBody ? { body: JSON.stringify(row.body ?? {}) } : {}) });
         const text = route.response === 'event-stream' ? (await response.body?.cancel(), '') : await response.text();
         statuses[caller] = response.status;
         const label = `${keyOf(route)} as ${caller}: ${response.status} ${text.slice(0, 200)}`;

@@ -18,6 +18,7 @@ import { registerInitCommand } from './commands/init-command.js';
 import { registerDoctorCommand } from './commands/doctor-command.js';
 import { registerUsersCommand } from './commands/users-command.js';
 import { registerApiKeysCommand } from './commands/api-keys-command.js';
+import { registerAccountsCommand } from './commands/accounts-command.js';
 import { registerSecretKeyCommand } from './commands/secret-key-command.js';
 import { registerStoreCommand } from './commands/store-command.js';
 import { FORGE_VERSION } from '../version.js';
@@ -70,6 +71,7 @@ shows each value and its source). The home is FORGE_HOME, else an existing ./.fo
   registerWorkerCommand(program);
   registerUsersCommand(program);
   registerApiKeysCommand(program);
+  registerAccountsCommand(program);
   registerSecretKeyCommand(program);
   registerStoreCommand(program);
   registerStatsCommand(program);

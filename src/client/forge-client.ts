@@ -32,6 +32,8 @@ import {
   type SignedInBody,
 } from '../server/api/account-schemas.js';
 import type { ApiKeyView } from '../accounts/account-views.js';
+import { accountQuotaViewSchema, type AccountQuotaView } from '../accounts/quota-service.js';
+import type { QuotaLimitsRequest } from '../accounts/quota-views.js';
 import {
   customerProductListSchema,
   customerProductSchema,
@@ -196,12 +198,27 @@ export class ForgeClient {
     return (await this.call('POST', `/api/v1/api-keys/${encodeURIComponent(keyId)}/revoke`, apiKeyListSchema, {})).api_keys;
   }
 
-  private async call<T>(method: 'GET' | 'POST', path: string, schema: z.ZodType<T>, body?: unknown): Promise<T> {
+  /** Admins: an account's quota (or, with `apiKeyId`, one of its keys'), with what the account and its keys used. */
+  quota(accountId: string): Promise<AccountQuotaView> {
+    return this.call('GET', quotaPath(accountId), accountQuotaViewSchema);
+  }
+
+  /** Admins: sets (replaces) the quota of an account, or of one of its keys; limits left out are unlimited. */
+  setQuota(accountId: string, limits: QuotaLimitsRequest, options: { readonly apiKeyId?: string } = {}): Promise<AccountQuotaView> {
+    return this.call('PUT', quotaPath(accountId, options.apiKeyId), accountQuotaViewSchema, limits);
+  }
+
+  /** Admins: removes the quota of an account or of one of its keys (unlimited again). */
+  clearQuota(accountId: string, options: { readonly apiKeyId?: string } = {}): Promise<AccountQuotaView> {
+    return this.call('DELETE', quotaPath(accountId, options.apiKeyId), accountQuotaViewSchema.passthrough());
+  }
+
+  private async call<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, schema: z.ZodType<T>, body?: unknown): Promise<T> {
     return schema.parse(await (await this.send(method, path, body)).json());
   }
 
   /** The response to a request that succeeded; an error answer is thrown as the `ForgeApiError` it describes. */
-  private async send(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Response> {
+  private async send(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<Response> {
     const response = await this.fetch(`${this.options.baseUrl}${path}`, {
       method,
       headers: this.headers(body === undefined ? {} : { 'content-type': 'application/json' }),
@@ -383,4 +400,8 @@ async function apiErrorOf(response: Response): Promise<ForgeApiError> {
   const parsed = errorBodySchema.safeParse(await response.json().catch(() => undefined));
   if (!parsed.success) return new ForgeApiError(response.status, 'UnexpectedResponse', `HTTP ${response.status} without an error body`, undefined);
   return new ForgeApiError(response.status, parsed.data.error.name, parsed.data.error.message, parsed.data.error.hint);
+}
+
+function quotaPath(accountId: string, apiKeyId?: string): string {
+  return `/api/v1/accounts/${encodeURIComponent(accountId)}${apiKeyId === undefined ? '' : `/api-keys/${encodeURIComponent(apiKeyId)}`}/quota`;
 }

@@ -1,4 +1,4 @@
-import { AccountService, ApiKeyService, ProviderKeyService, loadSessionKey } from '../accounts/index.js';
+import { AccountService, ApiKeyService, ProviderKeyService, QuotaService, loadSessionKey, quotaCheck } from '../accounts/index.js';
 import { MarketplaceService } from '../marketplace/index.js';
 import { RunFrontDoor } from '../runs/run-front-door.js';
 import { hostname } from 'node:os';
@@ -6,7 +6,7 @@ import { refuseApprovals } from '../engine/index.js';
 import { PolicyEngine, PolicyService } from '../policy/index.js';
 import type { ApprovalGate, Credentials, EventBus, EventFanOut, GuardedFetch, JobQueue, ModelCallCheck, Policy, Store } from '../core/index.js';
 import { InProcessEventBus } from '../events/index.js';
-import { EnvironmentCredentials } from '../llm/index.js';
+import { EnvironmentCredentials, priceOf } from '../llm/index.js';
 import { InProcessJobQueue } from '../adapters/queue/index.js';
 import { SecretRedactor, redactedCredentials, secretsFromEnvironment } from '../security/redaction/index.js';
 import { ApprovalSealer } from '../runs/index.js';
@@ -74,6 +74,8 @@ export interface ForgeRuntime {
   readonly accounts: AccountService;
   /** Accounts' service keys (`forge api-keys`, `X-API-Key`). */
   readonly apiKeys: ApiKeyService;
+  /** Per-account and per-key quotas (`forge accounts quota`, `/accounts/{id}/quota`). */
+  readonly quotas: QuotaService;
   /** Accounts' model provider keys, sealed at rest; their runs' credentials. */
   readonly providerKeys: ProviderKeyService;
   /** Skills packaged as products for customers, and the ledger of their runs. */
@@ -124,8 +126,9 @@ export interface RuntimeParts {
   readonly redactor?: SecretRedactor;
   readonly mcp?: RuntimeMcpOptions;
   /**
-   * Checks every model call of every run passes before it is made, after the run's own limits: the
-   * one pre-call seam (see `ModelCallCheck`; account quotas and budgets plug in here). Default: none.
+   * Checks every model call of every run passes before it is made, after the run's own limits and the
+   * account and key quotas (always on): the one pre-call seam (see `ModelCallCheck`; budgets plug in
+   * here). Default: none besides the quotas.
    */
   readonly modelCallChecks?: readonly ModelCallCheck[];
   /**
@@ -193,7 +196,8 @@ export async function createRuntime(parts: RuntimeParts = {}): Promise<ForgeRunt
       home: config.home,
       owner: { pid: process.pid, host: hostname() },
       ...(fanOut === undefined ? {} : { fanOut }),
-      ...(parts.modelCallChecks === undefined ? {} : { modelCallChecks: parts.modelCallChecks }),
+      // Every run's model calls pass its account's and key's daily quotas, then what the caller plugs in.
+      modelCallChecks: [quotaCheck(store, { isPriced: (model) => priceOf(model) !== undefined }), ...(parts.modelCallChecks ?? [])],
       releaseRun: (runId) => releaseRunOfTools(optionalTools, runId),
     });
     // A run a dead process left running is ended now, loudly, never left running for ever.
@@ -228,6 +232,7 @@ export async function createRuntime(parts: RuntimeParts = {}): Promise<ForgeRunt
       stats: new StatsService(store, config.databaseUrl),
       accounts: new AccountService({ store: store.accounts, sessionKey: once(() => loadSessionKey({ sessionKey: config.env['FORGE_SESSION_KEY'], home: config.home })) }),
       apiKeys: new ApiKeyService(store.accounts),
+      quotas: new QuotaService(store),
       providerKeys: new ProviderKeyService(store.providerKeys, secrets),
       // A customer run replays the pinned version as a run of the seller's, like any skill run.
       marketplace: new MarketplaceService({

@@ -14,7 +14,7 @@ import { z } from 'zod';
  * recorded a result. `awaiting_approval`: the run is paused (`waiting`) until a call's approval is
  * answered. `approval_expired`: nobody answered within the approval timeout.
  */
-export const haltReasonSchema = z.enum(['final_answer', 'converged', 'cap', 'cancelled', 'error', 'refused', 'interrupted', 'awaiting_approval', 'approval_expired']);
+export const haltReasonSchema = z.enum(['final_answer', 'converged', 'cap', 'cancelled', 'error', 'refused', 'interrupted', 'awaiting_approval', 'approval_expired', 'quota_exceeded']);
 export type HaltReason = z.infer<typeof haltReasonSchema>;
 
 /**

@@ -25,6 +25,7 @@ export type * from './policy-store.js';
 export type * from './schedule-store.js';
 export type * from './agent-store.js';
 export type * from './account-store.js';
+export type * from './quota-store.js';
 export type * from './marketplace-store.js';
 export type * from './provider-key-store.js';
 export * from './run-state.js';

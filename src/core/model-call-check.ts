@@ -8,12 +8,21 @@ export interface ModelCallRequest {
   readonly runId: string | null;
   /** The account whose run makes the call; null for the CLI's runs and calls outside a run. */
   readonly userId: string | null;
+  /** The service key that started the run, when one did (quotas per key); null otherwise. */
+  readonly apiKeyId: string | null;
   /** The model's slug (`openai:gpt-4.1-mini`). */
   readonly model: string;
   /** Why the call is made (`agent-step`, `rescue`, `tool-author`, …), as the `model-call` event names it. */
   readonly purpose: string;
   /** What the run has spent before this call (carried over a resume). */
-  readonly spent: { readonly llmCalls: number; readonly tokens: TokenUsage; readonly costUsd: number | null };
+  readonly spent: {
+    readonly llmCalls: number;
+    readonly tokens: TokenUsage;
+    /** Null when any call had no known price (see `pricedCostUsd`). */
+    readonly costUsd: number | null;
+    /** The sum of the calls' known costs: what a dollar limit counts (calls without a price add nothing). */
+    readonly pricedCostUsd: number;
+  };
 }
 
 /**

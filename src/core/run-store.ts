@@ -1,5 +1,6 @@
 import type { AgentPin } from './agent-store.js';
 import type { HaltReason, RunKind, RunStatus } from './events.js';
+import type { RunAdmissionLimit } from './quota-store.js';
 
 /** The process that runs a run: while it lives, nobody else may call the run interrupted. */
 export interface RunOwner {
@@ -28,6 +29,8 @@ export interface RunRecord {
   readonly logFile: string | null;
   /** The account that started it; null when none did (the CLI, or before accounts): the first admin's. */
   readonly userId: string | null;
+  /** The service key that started it, when one did (quotas per key count its runs); null otherwise. */
+  readonly apiKeyId: string | null;
   /** The agent definition version it ran (`forge run --agent slug@2`); null for runs without one. */
   readonly agent: AgentPin | null;
   readonly createdAt: string;
@@ -35,7 +38,7 @@ export interface RunRecord {
 }
 
 /** A new run starts `running` in the process that runs it, or `queued` for a worker to take (`claim` from `queued`). */
-export type NewRun = Pick<RunRecord, 'id' | 'task' | 'model' | 'conversationId'> & Partial<Pick<RunRecord, 'kind' | 'owner' | 'logFile' | 'userId' | 'agent'>> & { readonly status?: 'running' | 'queued' };
+export type NewRun = Pick<RunRecord, 'id' | 'task' | 'model' | 'conversationId'> & Partial<Pick<RunRecord, 'kind' | 'owner' | 'logFile' | 'userId' | 'apiKeyId' | 'agent'>> & { readonly status?: 'running' | 'queued' };
 
 /** Records of one account: its own, and with `includeUnowned` also those stored without an account (the first admin's). */
 export interface OwnedBy {
@@ -47,6 +50,15 @@ export type RunUpdate = Partial<Pick<RunRecord, 'status' | 'haltReason' | 'answe
 /** The `runs` aggregate: one record per run of any kind, its status and totals. */
 export interface RunStore {
   create(run: NewRun): Promise<RunRecord>;
+  /**
+   * Creates `run` only when every limit admits one more run, atomically: no run of those subjects is
+   * created between the counts and the insert, in this process or any other on the same database, so
+   * a flood of concurrent starts never passes a limit. Returns the run, or undefined when a limit
+   * refused it (nothing is created). A subject's runs are those of its `userId` (an account) or its
+   * `apiKeyId` (a key); queued and running ones count as at once, and those created at or after
+   * `runsSince` against its runs per minute.
+   */
+  createWithin(run: NewRun, limits: readonly RunAdmissionLimit[], runsSince: string): Promise<RunRecord | undefined>;
   update(id: string, update: RunUpdate): Promise<RunRecord>;
   /**
    * Takes a stopped or paused run over for `owner`, atomically: when its status is one of `from`, it

@@ -1,6 +1,7 @@
 import type { AccountStore } from './account-store.js';
 import type { MarketplaceStore } from './marketplace-store.js';
 import type { ProviderKeyStore } from './provider-key-store.js';
+import type { QuotaStore } from './quota-store.js';
 import type { ApprovalStore } from './approval-store.js';
 import type { PolicyStore } from './policy-store.js';
 import type { ScheduleStore } from './schedule-store.js';
@@ -56,5 +57,7 @@ export interface Store {
   readonly marketplace: MarketplaceStore;
   /** Accounts' model provider keys, sealed at rest. */
   readonly providerKeys: ProviderKeyStore;
+  /** Per-account and per-key quotas, and the counts they are enforced against. */
+  readonly quotas: QuotaStore;
   close(): Promise<void>;
 }

@@ -15,12 +15,16 @@ export interface CostTotals {
   readonly tokens: TokenUsage;
   /** Null when any call had no known price. */
   readonly costUsd: number | null;
+  /** The sum of the known costs alone (calls without a price add nothing); `costUsd` when absent, or 0 when that is unknown. */
+  readonly pricedCostUsd?: number;
 }
 
 /** Who a meter's calls are for, and the checks each call passes before it is made. */
 export interface MeterAdmission {
   /** The account whose run makes the calls; null for the CLI's runs. */
   readonly userId: string | null;
+  /** The service key that started the run, when one did. */
+  readonly apiKeyId: string | null;
   /** Every check a call must pass first, in order (see `ModelCallCheck`); the run service gives each run its own. */
   readonly checks: readonly ModelCallCheck[];
 }
@@ -36,18 +40,20 @@ export class CostMeter {
   private inputTokens = 0;
   private outputTokens = 0;
   private costUsd: number | null = 0;
+  private pricedCostUsd = 0;
 
   /** `carried`: what a resumed run had already spent, so its totals count every call it made. */
   constructor(
     private readonly runId: string | null,
     carried?: CostTotals,
-    private readonly admission: MeterAdmission = { userId: null, checks: [] },
+    private readonly admission: MeterAdmission = { userId: null, apiKeyId: null, checks: [] },
   ) {
     if (carried !== undefined) {
       this.llmCalls = carried.llmCalls;
       this.inputTokens = carried.tokens.input;
       this.outputTokens = carried.tokens.output;
       this.costUsd = carried.costUsd;
+      this.pricedCostUsd = carried.pricedCostUsd ?? carried.costUsd ?? 0;
     }
   }
 
@@ -58,7 +64,7 @@ export class CostMeter {
    */
   async admit(call: { readonly model: string; readonly purpose: string }): Promise<void> {
     for (const check of this.admission.checks) {
-      await check.check({ runId: this.runId, userId: this.admission.userId, model: call.model, purpose: call.purpose, spent: this.totals() });
+      await check.check({ runId: this.runId, userId: this.admission.userId, apiKeyId: this.admission.apiKeyId, model: call.model, purpose: call.purpose, spent: { ...this.totals(), pricedCostUsd: this.pricedCostUsd } });
     }
   }
 
@@ -69,6 +75,7 @@ export class CostMeter {
     this.inputTokens += call.inputTokens;
     this.outputTokens += call.outputTokens;
     this.costUsd = addCosts(this.costUsd, costUsd);
+    this.pricedCostUsd += costUsd ?? 0;
     return record;
   }
 

@@ -13,7 +13,10 @@ import { prepareResume } from './resume-task.js';
 import { RUN_JOB, RUN_JOB_RETRY, type RunJobPayload, type RunJobValue } from './run-jobs-queue.js';
 
 /** Who a run is for: the account it belongs to (null: the installation's operator, the CLI). */
-export type RunPrincipal = Pick<Principal, 'userId'>;
+export type RunPrincipal = Pick<Principal, 'userId'> & {
+  /** The service key that asked for the run, when one did: its quota counts the run, as its account's does. */
+  readonly apiKeyId?: string | null;
+};
 
 /**
  * What a run is given in this process besides its request: parts that are not data and never cross to
@@ -189,6 +192,7 @@ function pinnedRequest(request: RunRequest, prepared: PreparedRun<unknown>): Run
 /** Every check of a request's kind, then what starts it: the one place a run is refused. */
 function prepareRun(runtime: ForgeRuntime, request: RunRequest, principal: RunPrincipal, extras: RunExtras): Promise<PreparedRun<unknown>> {
   const userId = principal.userId;
+  const apiKeyId = principal.apiKeyId ?? null;
   const common = {
     ...(extras.signal === undefined ? {} : { signal: extras.signal }),
     ...(extras.maxRetries === undefined ? {} : { maxRetries: extras.maxRetries }),
@@ -200,6 +204,7 @@ function prepareRun(runtime: ForgeRuntime, request: RunRequest, principal: RunPr
         ...common,
         task: request.task,
         userId,
+        apiKeyId,
         ...(request.kind === 'converge_task' ? { converge: true } : {}),
         ...modelOf(request.model, extras),
         ...(request.tools === undefined ? {} : { tools: request.tools }),
@@ -217,6 +222,7 @@ function prepareRun(runtime: ForgeRuntime, request: RunRequest, principal: RunPr
         agent: request.agent,
         task: request.task,
         userId,
+        apiKeyId,
         ...modelOf(request.model, extras),
         ...(request.params === undefined ? {} : { params: request.params }),
         ...(request.context === undefined ? {} : { context: request.context }),
@@ -233,6 +239,7 @@ function prepareRun(runtime: ForgeRuntime, request: RunRequest, principal: RunPr
         skill: extras.skillDocument ?? request.skill,
         inputs: request.inputs,
         userId,
+        apiKeyId,
         ...modelOf(request.model, extras),
         ...(extras.rescueModel === undefined ? {} : { rescueModel: extras.rescueModel }),
         ...(request.mode === undefined ? {} : { mode: request.mode }),
@@ -244,7 +251,7 @@ function prepareRun(runtime: ForgeRuntime, request: RunRequest, principal: RunPr
         ...(request.match_reason === undefined ? {} : { match: { reason: request.match_reason } }),
       });
     case 'tool_call':
-      return prepareToolCall(runtime, { name: request.tool, input: request.input, userId, ...(extras.signal === undefined ? {} : { signal: extras.signal }) });
+      return prepareToolCall(runtime, { name: request.tool, input: request.input, userId, apiKeyId, ...(extras.signal === undefined ? {} : { signal: extras.signal }) });
     case 'resume':
       return prepareResume(runtime, request.run_id, {
         ...common,

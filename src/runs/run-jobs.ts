@@ -76,7 +76,7 @@ async function runQueued(runtime: ForgeRuntime, run: RunRecord, submission: RunS
   let result: { readonly status: RunRecord['status'] };
   try {
     // Checked again here, by the same code as where it was queued: a model or tool this worker lacks refuses it.
-    const started = await runtime.runs.execute(request, { userId: submission.user_id }, {
+    const started = await runtime.runs.execute(request, { userId: submission.user_id, apiKeyId: run.apiKeyId }, {
       queuedRunId: run.id,
       signal,
       ...(request.kind === 'skill_replay' ? {} : { approvals: storedApprovals(runtime) }),

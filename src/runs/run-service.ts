@@ -4,6 +4,7 @@ import { describeError, ForgeError, NotFoundError, parseRunState, type AgentPin,
 import { finishRun, type LoopPersistence, type LoopResume, type RunSummary } from '../engine/index.js';
 import { createRunEmitter, type RunEmitter } from '../events/index.js';
 import { CostMeter, addCosts, type CostTotals } from '../llm/index.js';
+import { admitRun } from '../accounts/index.js';
 import { RunRecorder, runLogPath } from './run-log/index.js';
 import { endInterruptedRun, endInterruptedRuns, processAlive } from './interrupted-runs.js';
 import { followRemoteRun } from './remote-run-events.js';
@@ -41,6 +42,8 @@ export interface RunSpec<Result extends RunSummary> {
   readonly conversationId?: string | null;
   /** The account the run is for (its owner); none for the CLI's runs. */
   readonly userId?: string | null;
+  /** The service key that started it, when one did (its quota counts the run too). */
+  readonly apiKeyId?: string | null;
   /** The agent definition version it runs, recorded with it. */
   readonly agent?: AgentPin;
   /** Cancels the run when it aborts (Ctrl-C, a closed connection), as `cancel` does. */
@@ -51,7 +54,7 @@ export interface RunSpec<Result extends RunSummary> {
 }
 
 /** What a queued run is, recorded when it is queued: the worker that takes it runs it under this id. */
-export type QueuedRunSpec = Pick<RunSpec<RunSummary>, 'kind' | 'task' | 'model' | 'conversationId' | 'userId' | 'agent'>;
+export type QueuedRunSpec = Pick<RunSpec<RunSummary>, 'kind' | 'task' | 'model' | 'conversationId' | 'userId' | 'apiKeyId' | 'agent'>;
 
 /** A queued run that no worker may take any more: it was cancelled (or taken) first. */
 export class RunNotQueuedError extends ForgeError {
@@ -75,8 +78,28 @@ export interface RunHandle<Result> {
   /** The run's events from `fromSeq` (default 0), then each new one until `run-end`. */
   events(fromSeq?: number): AsyncIterable<ForgeEvent>;
   cancel(reason?: string): void;
+  /**
+   * Resolves once the run is recorded and started; rejects when it was refused at its start (a quota of
+   * its account or key: `QuotaExceededError`), nothing recorded. An entrance that answers with the run's
+   * id awaits it first, so a refusal is answered as one; `result` rejects the same way.
+   */
+  readonly started: Promise<void>;
   /** Settles once the run has ended (or paused) and everything it recorded is in the run log and the store. */
   readonly result: Promise<Result>;
+}
+
+/**
+ * Waits until a run just started is recorded, so that a start refused at its admission (a quota of its
+ * account or key: `QuotaExceededError`) is thrown to whoever started it, as a refusal, instead of
+ * surfacing only in its result; the result's own rejection is then handled.
+ */
+export async function startedOrRefused(handle: RunHandle<unknown>): Promise<void> {
+  try {
+    await handle.started;
+  } catch (error) {
+    handle.result.catch(() => undefined);
+    throw error;
+  }
 }
 
 /** A run that cannot be resumed: finished, running elsewhere, or without a checkpoint. */
@@ -191,7 +214,18 @@ export class RunService {
    * yet. The worker that takes the job starts it with `queuedRunId` (see `start`).
    */
   async enqueue(spec: QueuedRunSpec): Promise<RunRecord> {
-    return this.options.store.runs.create({ id: newRunId(), status: 'queued', kind: spec.kind, task: spec.task, model: spec.model, conversationId: spec.conversationId ?? null, userId: spec.userId ?? null, ...(spec.agent === undefined ? {} : { agent: spec.agent }) });
+    // Admitted here, against its account's and key's quotas: the worker that takes it does not admit it again.
+    return admitRun(this.options.store, {
+      id: newRunId(),
+      status: 'queued',
+      kind: spec.kind,
+      task: spec.task,
+      model: spec.model,
+      conversationId: spec.conversationId ?? null,
+      userId: spec.userId ?? null,
+      apiKeyId: spec.apiKeyId ?? null,
+      ...(spec.agent === undefined ? {} : { agent: spec.agent }),
+    });
   }
 
   /**
@@ -230,10 +264,11 @@ export class RunService {
     const runId = spec.queuedRunId ?? newRunId();
     const logFile = runLogPath(home, runId);
     const queuedRunId = spec.queuedRunId;
-    return this.launch(runId, logFile, spec.signal, spec.userId ?? null, {
+    return this.launch(runId, logFile, spec.signal, { userId: spec.userId ?? null, apiKeyId: spec.apiKeyId ?? null }, {
       begin:
         queuedRunId === undefined
-          ? () => store.runs.create({ id: runId, kind: spec.kind, task: spec.task, model: spec.model, conversationId: spec.conversationId ?? null, owner, logFile, userId: spec.userId ?? null, ...(spec.agent === undefined ? {} : { agent: spec.agent }) })
+          ? // The one admission check of every run's start (its account's and key's quotas), atomic with its record.
+            () => admitRun(store, { id: runId, kind: spec.kind, task: spec.task, model: spec.model, conversationId: spec.conversationId ?? null, owner, logFile, userId: spec.userId ?? null, apiKeyId: spec.apiKeyId ?? null, ...(spec.agent === undefined ? {} : { agent: spec.agent }) })
           : async () => {
               if (!(await store.runs.claim(queuedRunId, owner, ['queued'], { logFile }))) throw new RunNotQueuedError(queuedRunId, (await store.runs.get(queuedRunId))?.status ?? 'gone');
             },
@@ -256,7 +291,7 @@ export class RunService {
     spec.check?.(state);
     if (!(await store.runs.claim(runId, owner, [run.status]))) throw new RunNotResumableError(runId, 'another process took it over first', 'See where it stands with `forge runs show`.');
     const recorded = await store.events.list(runId);
-    return this.launch(runId, run.logFile ?? runLogPath(this.options.home, runId), spec.signal, run.userId, {
+    return this.launch(runId, run.logFile ?? runLogPath(this.options.home, runId), spec.signal, { userId: run.userId, apiKeyId: run.apiKeyId }, {
       begin: async () => undefined,
       recorded,
       execute: (active) => spec.execute({ ...active, resume: { state, recorded } }),
@@ -292,7 +327,7 @@ export class RunService {
     const { store, owner } = this.options;
     const run = await this.get(runId);
     if (run.status !== 'waiting' || !(await store.runs.claim(run.id, owner, ['waiting']))) return false;
-    const handle = this.launch(run.id, run.logFile ?? runLogPath(this.options.home, run.id), undefined, run.userId, {
+    const handle = this.launch(run.id, run.logFile ?? runLogPath(this.options.home, run.id), undefined, { userId: run.userId, apiKeyId: run.apiKeyId }, {
       begin: async () => undefined,
       recorded: await store.events.list(run.id),
       execute: async (active) => finishRun(active.emitter, active.meter, { status: 'failed', haltReason: 'interrupted', answer: null, error, startedAt: performance.now() }),
@@ -305,7 +340,7 @@ export class RunService {
     runId: string,
     logFile: string,
     signal: AbortSignal | undefined,
-    userId: string | null,
+    by: { readonly userId: string | null; readonly apiKeyId: string | null },
     how: { begin(): Promise<unknown>; recorded: readonly ForgeEvent[]; execute(run: ActiveRun): Promise<Result> },
   ): RunHandle<Result> {
     const { store, bus, fanOut } = this.options;
@@ -315,9 +350,19 @@ export class RunService {
     else signal?.addEventListener('abort', onAbort, { once: true });
     const feed = new RunEventFeed(bus, runId);
     this.active.set(runId, { feed, cancel: (reason) => controller.abort(reason) });
-    const result = (async () => {
+    const admitted = (async () => {
       try {
         await how.begin();
+      } catch (error) {
+        this.active.delete(runId);
+        feed.close();
+        signal?.removeEventListener('abort', onAbort);
+        throw error;
+      }
+    })();
+    const result = (async () => {
+      await admitted;
+      try {
         let recorder: RunRecorder;
         try {
           recorder = await RunRecorder.open(bus, runId, logFile, store, { recorded: how.recorded, ...(fanOut === undefined ? {} : { committed: (events) => publishCommitted(fanOut, runId, events) }) });
@@ -328,7 +373,7 @@ export class RunService {
         }
         const emitter = createRunEmitter(bus, runId, Math.max(-1, ...how.recorded.map((event) => event.seq)) + 1);
         // The one pre-call seam: every model call of the run passes its own limits, then the installation's checks.
-        const meter = new CostMeter(runId, carriedTotals(how.recorded), { userId, checks: [runLimitsCheck(controller.signal), ...(this.options.modelCallChecks ?? [])] });
+        const meter = new CostMeter(runId, carriedTotals(how.recorded), { ...by, checks: [runLimitsCheck(controller.signal), ...(this.options.modelCallChecks ?? [])] });
         const persistence: LoopPersistence = {
           commitEvents: () => recorder.commit(),
           // The state is serialized now, as it is. Should it commit before the events it follows and the
@@ -338,7 +383,7 @@ export class RunService {
         };
         const started = performance.now();
         try {
-          return await how.execute({ runId, userId, emitter, meter, signal: controller.signal, logFile, persistence });
+          return await how.execute({ runId, userId: by.userId, emitter, meter, signal: controller.signal, logFile, persistence });
         } catch (error) {
           // Work that throws has not ended its run: it ends here, failed, with the error, so it is never left running.
           if (!feed.ended) finishRun(emitter, meter, { status: 'failed', haltReason: 'error', answer: null, error: describeError(error), startedAt: started });
@@ -358,6 +403,7 @@ export class RunService {
       logFile,
       events: (fromSeq = 0) => feed.from(fromSeq),
       cancel: (reason = 'cancelled') => controller.abort(reason),
+      started: admitted,
       result,
     };
   }
@@ -438,5 +484,6 @@ function carriedTotals(recorded: readonly ForgeEvent[]): CostTotals {
     llmCalls: calls.length,
     tokens: { input: calls.reduce((sum, call) => sum + call.tokens.input, 0), output: calls.reduce((sum, call) => sum + call.tokens.output, 0) },
     costUsd: calls.reduce<number | null>((sum, call) => addCosts(sum, call.cost_usd), 0),
+    pricedCostUsd: calls.reduce((sum, call) => sum + (call.cost_usd ?? 0), 0),
   };
 }

@@ -13,6 +13,7 @@ import {
 } from '../skills/index.js';
 import type { ForgeRuntime } from '../compose/create-runtime.js';
 import type { PreparedRun } from './prepared-run.js';
+import { startedOrRefused } from './run-service.js';
 import { runToolContext } from './run-tool-context.js';
 import { runCredentials } from './run-credentials.js';
 import { saveRunPolicy, validRunRules } from './run-policy.js';
@@ -44,6 +45,8 @@ export interface SkillReplayOptions {
   readonly match?: { readonly reason: string };
   /** The account the replay's run belongs to; none for the CLI's. */
   readonly userId?: string | null;
+  /** The service key that asked for the run, when one did: its quota counts the run. */
+  readonly apiKeyId?: string | null;
   /** The run's own policy rules (they only tighten), as for `runTask`. */
   readonly policyRules?: readonly unknown[];
 }
@@ -96,6 +99,7 @@ export async function prepareSkillReplay(runtime: ForgeRuntime, options: SkillRe
     task: runtime.redactor.redactText(options.extractFrom?.task ?? `skill ${document.name}: ${replayTaskText(document, options.inputs)}`),
     model: rescueModel?.slug ?? 'none',
     userId: options.userId ?? null,
+    apiKeyId: options.apiKeyId ?? null,
   } as const;
   return {
     record,
@@ -142,6 +146,7 @@ export async function prepareSkillReplay(runtime: ForgeRuntime, options: SkillRe
             : replaySkill(replay);
         },
       });
+      await startedOrRefused(handle);
       const result = handle.result.then(async (replayed): Promise<RunSkillResult> => {
         if (replayed.stale !== null && loaded !== undefined) await runtime.store.skills.setStatus(loaded.record.id, 'stale', replayed.stale);
         return { ...replayed, log_file: handle.logFile, extraction };

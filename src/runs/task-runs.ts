@@ -12,6 +12,7 @@ import { executeTaskLoop } from './task-loop.js';
 import type { AgentLoopSettings } from './agent-loop-settings.js';
 import type { ActiveRun } from './index.js';
 import type { PreparedRun } from './prepared-run.js';
+import { startedOrRefused } from './run-service.js';
 
 export type { ForgeRuntime } from '../compose/create-runtime.js';
 
@@ -53,6 +54,8 @@ export interface TaskRunOptions {
   readonly approvals?: ApprovalGate;
   /** The account the run (and a new conversation) belongs to; none for the CLI's runs. */
   readonly userId?: string | null;
+  /** The service key that asked for the run, when one did: its quota counts the run. */
+  readonly apiKeyId?: string | null;
   /** The run's own policy rules, saved as the `run:<id>` scope before its first call: they only tighten, and survive a resume. */
   readonly policyRules?: readonly unknown[];
   /** How many earlier messages of the conversation are sent again (an agent's memory.history_limit); default FORGE_HISTORY_MESSAGES. */
@@ -101,6 +104,7 @@ export async function prepareTaskRun(runtime: ForgeRuntime, options: TaskRunOpti
     model: model.slug,
     conversationId: conversation.id,
     userId: options.userId ?? null,
+    apiKeyId: options.apiKeyId ?? null,
     ...(options.agent === undefined ? {} : { agent: options.agent.pin }),
   } as const;
   return {
@@ -138,6 +142,7 @@ export async function prepareTaskRun(runtime: ForgeRuntime, options: TaskRunOpti
           });
         },
       });
+      await startedOrRefused(handle);
       return { runId: handle.runId, logFile: handle.logFile, result: handle.result.then((result) => ({ ...result, conversation_id: conversation.id, log_file: handle.logFile })) };
     },
   };

@@ -3,6 +3,7 @@ import type { ErrorInfo } from '../core/index.js';
 import { CallGuards, dispatchToolCall, type DispatchOutcome } from '../tools/index.js';
 import type { ForgeRuntime } from '../compose/create-runtime.js';
 import type { PreparedRun } from './prepared-run.js';
+import { startedOrRefused } from './run-service.js';
 import { runToolContext } from './run-tool-context.js';
 
 export interface ToolCallOptions {
@@ -11,6 +12,8 @@ export interface ToolCallOptions {
   readonly signal?: AbortSignal;
   /** The account the call's run belongs to; none for the CLI's. */
   readonly userId?: string | null;
+  /** The service key that asked for the run, when one did: its quota counts the run. */
+  readonly apiKeyId?: string | null;
 }
 
 /** A direct tool call: the dispatch outcome, and the one-step run that recorded it. */
@@ -26,7 +29,7 @@ export interface ToolCallResult extends RunSummary {
  * they are when the call starts (a name no tool has is the call's failure, recorded like any).
  */
 export async function prepareToolCall(runtime: ForgeRuntime, options: ToolCallOptions): Promise<PreparedRun<ToolCallResult>> {
-  const record = { kind: 'tool-call', task: `tool ${options.name}`, model: 'none', userId: options.userId ?? null } as const;
+  const record = { kind: 'tool-call', task: `tool ${options.name}`, model: 'none', userId: options.userId ?? null, apiKeyId: options.apiKeyId ?? null } as const;
   return {
     record,
     start: async (start) => {
@@ -59,6 +62,7 @@ export async function prepareToolCall(runtime: ForgeRuntime, options: ToolCallOp
           });
         },
       });
+      await startedOrRefused(handle);
       return { runId: handle.runId, logFile: handle.logFile, result: handle.result.then((summary) => ({ ...summary, log_file: handle.logFile, outcome: outcome! })) };
     },
   };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { apiKeyViewSchema, userViewSchema } from '../../accounts/index.js';
+import { accountQuotaViewSchema, apiKeyViewSchema, userViewSchema } from '../../accounts/index.js';
 
 export const usersAddOutputSchema = z.object({ user: userViewSchema }).strict();
 export const usersListOutputSchema = z.object({ users: z.array(userViewSchema) }).strict();
@@ -24,3 +24,5 @@ export const secretKeyRotateOutputSchema = z
   })
   .strict();
 export const apiKeysRevokeOutputSchema = z.object({ revoked: apiKeyViewSchema }).strict();
+export const accountsQuotaOutputSchema = accountQuotaViewSchema;
+export const accountsQuotaClearOutputSchema = accountQuotaViewSchema.extend({ cleared: z.boolean().describe('Whether there was a quota to remove.') }).strict();

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { apiKeysCreateOutputSchema, apiKeysListOutputSchema, apiKeysRevokeOutputSchema, secretKeyRotateOutputSchema, secretKeyStatusOutputSchema, usersAddOutputSchema, usersListOutputSchema, usersRemoveOutputSchema } from './account-outputs.js';
+import { accountsQuotaClearOutputSchema, accountsQuotaOutputSchema, apiKeysCreateOutputSchema, apiKeysListOutputSchema, apiKeysRevokeOutputSchema, secretKeyRotateOutputSchema, secretKeyStatusOutputSchema, usersAddOutputSchema, usersListOutputSchema, usersRemoveOutputSchema } from './account-outputs.js';
 import { demoOutputSchema } from './demo-outputs.js';
 import { agentCreateOutputSchema, agentDiffOutputSchema, agentEditOutputSchema, agentImportOutputSchema, agentListOutputSchema, agentRemoveOutputSchema, agentShowOutputSchema, agentVersionsOutputSchema } from './agent-outputs.js';
 import { configGetOutputSchema, configListOutputSchema, configSetOutputSchema, configUnsetOutputSchema, doctorOutputSchema, homeOutputSchema, initOutputSchema, runsDeleteOutputSchema, serveOutputSchema, skillRemoveOutputSchema, skillRenameOutputSchema } from './home-outputs.js';
@@ -78,6 +78,9 @@ export const commandOutputs: Readonly<Record<string, z.ZodType>> = {
   'api-keys create': apiKeysCreateOutputSchema,
   'api-keys list': apiKeysListOutputSchema,
   'api-keys revoke': apiKeysRevokeOutputSchema,
+  'accounts quota set': accountsQuotaOutputSchema,
+  'accounts quota show': accountsQuotaOutputSchema,
+  'accounts quota clear': accountsQuotaClearOutputSchema,
   'secret-key status': secretKeyStatusOutputSchema,
   'secret-key rotate': secretKeyRotateOutputSchema,
   'store copy': storeCopyOutputSchema,

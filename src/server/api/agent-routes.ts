@@ -26,7 +26,7 @@ import {
   agentRunRequestSchema,
   agentYamlRequestSchema,
 } from './agent-schemas.js';
-import { newRecordOwner } from './owned-records.js';
+import { newRecordOwner, runPrincipal } from './owned-records.js';
 import { refuseWhileShuttingDown, startedRunAnswer } from './started-runs.js';
 
 /**
@@ -206,7 +206,7 @@ export const agentRoutes: readonly ApiRoute[] = [
             ...(body.params === undefined ? {} : { params: body.params }),
             ...(body.model === undefined ? {} : { model: body.model }),
           },
-          { userId: newRecordOwner(context) },
+          runPrincipal(context),
         ),
       );
     },

@@ -56,7 +56,7 @@ export interface ClientConnection {
 
 /** One route of the API, as data: the OpenAPI document and the authorization matrix are built from this table. */
 export interface ApiRoute {
-  readonly method: 'get' | 'post';
+  readonly method: 'get' | 'post' | 'put' | 'delete';
   /** Under `/api/v1` unless `root`; `:name` marks a path parameter. */
   readonly path: string;
   readonly root?: true;

@@ -30,7 +30,7 @@ import {
 import { accountRoutes } from './account-routes.js';
 import { agentRoutes } from './agent-routes.js';
 import { ApiError, type ApiRoute } from './api-route.js';
-import { newRecordOwner, ownedApprovals, requireOwnedConversation, requireOwnedRun } from './owned-records.js';
+import { newRecordOwner, ownedApprovals, requireOwnedConversation, requireOwnedRun, runPrincipal } from './owned-records.js';
 import { marketplaceRoutes } from './marketplace-routes.js';
 import { providerKeyRoutes } from './provider-key-routes.js';
 import { skillRoutes } from './skill-routes.js';
@@ -39,6 +39,7 @@ import { toolRoutes } from './tool-routes.js';
 import { policyRoutes } from './policy-routes.js';
 import { refuseWhileShuttingDown, startedRunAnswer } from './started-runs.js';
 import { usageRoutes } from './usage-routes.js';
+import { quotaRoutes } from './quota-routes.js';
 import { runEventStream } from './run-event-stream.js';
 
 export { ApiError, type ApiRoute, type RouteContext } from './api-route.js';
@@ -108,7 +109,7 @@ export const apiRoutes: readonly ApiRoute[] = [
             ...(body.max_iterations === undefined ? {} : { max_iterations: body.max_iterations }),
             ...(body.policy_rules === undefined ? {} : { policy_rules: body.policy_rules }),
           },
-          { userId: newRecordOwner(context) },
+          runPrincipal(context),
         ),
       );
     },
@@ -166,7 +167,7 @@ export const apiRoutes: readonly ApiRoute[] = [
     async handle(context) {
       refuseWhileShuttingDown(context);
       const run = await requireOwnedRun(context, context.params['run_id']!);
-      return startedRunAnswer(await context.runtime.runs.submit({ kind: 'resume', run_id: run.id }, { userId: newRecordOwner(context) }));
+      return startedRunAnswer(await context.runtime.runs.submit({ kind: 'resume', run_id: run.id }, runPrincipal(context)));
     },
   },
   {
@@ -262,7 +263,7 @@ export const apiRoutes: readonly ApiRoute[] = [
           body.agent === undefined
             ? { kind: 'agent_task', ...common, ...(body.tools === undefined ? {} : { tools: body.tools }) }
             : { kind: 'agent_definition', ...common, agent: body.agent, context: 'chat', ...(body.params === undefined ? {} : { params: Object.fromEntries(Object.entries(body.params).map(([name, value]) => [name, String(value)])) }) },
-          { userId: newRecordOwner(context) },
+          runPrincipal(context),
         ),
       );
     },
@@ -334,5 +335,6 @@ export const apiRoutes: readonly ApiRoute[] = [
   ...toolRoutes,
   ...installationRoutes,
   ...usageRoutes,
+  ...quotaRoutes,
 ];
 

@@ -9,7 +9,27 @@ import { policyRuleSchema } from '../../policy/policy-document.js';
  */
 
 export const errorBodySchema = z
-  .object({ error: z.object({ name: z.string(), message: z.string(), hint: z.string().optional() }).strict() })
+  .object({
+    error: z
+      .object({
+        name: z.string(),
+        message: z.string(),
+        hint: z.string().optional(),
+        quota: z
+          .object({
+            name: z.enum(['concurrent_runs', 'runs_per_minute', 'tokens_per_day', 'usd_per_day']),
+            subject: z.object({ kind: z.enum(['account', 'api-key']), id: z.string() }).strict(),
+            limit: z.number(),
+            used: z.number(),
+            resets_at: z.string().nullable().describe('When the quota frees; null for concurrent runs, which free as runs end.'),
+            retry_after_seconds: z.number().int().positive().describe('As the Retry-After header says.'),
+          })
+          .strict()
+          .optional()
+          .describe('On a 429 QuotaExceededError: which quota of whom refused, its limit, what was used and when it resets.'),
+      })
+      .strict(),
+  })
   .strict()
   .describe('Every error: what went wrong and how to fix it.');
 

@@ -1,5 +1,5 @@
 const ALLOWED_HEADERS = 'content-type, authorization, x-api-key, x-csrf-token, last-event-id';
-const ALLOWED_METHODS = 'GET, POST, OPTIONS';
+const ALLOWED_METHODS = 'GET, POST, PUT, DELETE, OPTIONS';
 
 /**
  * Cross-origin access: none by default (same origin only). The origins listed in FORGE_CORS_ORIGINS,

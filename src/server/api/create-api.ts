@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Hono, type Context } from 'hono';
 import { ZodError, type z } from 'zod';
 import { describeError, ForgeError } from '../../core/index.js';
+import { QuotaExceededError } from '../../accounts/index.js';
 import { ownsRecord, type Principal } from '../../core/index.js';
 import { DEFAULT_EVENT_STREAM_LIMITS, type ApiLimits, type ForgeRuntime } from '../../compose/index.js';
 import { ApiError, type ApiRoute, type ApiServerState, type RouteContext } from './api-route.js';
@@ -94,6 +95,8 @@ function statusOf(error: unknown): number {
       case 'ApprovalAnswerError':
       case 'RunStateError':
         return 409;
+      case 'QuotaExceededError':
+        return 429;
       case 'ConfigurationError':
       case 'UnknownToolsError':
       case 'ModelNotConfiguredError':
@@ -105,14 +108,23 @@ function statusOf(error: unknown): number {
   return 500;
 }
 
-function errorBody(error: unknown): { error: { name: string; message: string; hint?: string } } {
+/** The error envelope's fields besides name, message and hint: a quota refusal names the quota, its limit and when it resets. */
+type ErrorDetails = { quota?: { name: string; subject: { kind: string; id: string }; limit: number; used: number; resets_at: string | null; retry_after_seconds: number } };
+
+function errorBody(error: unknown): { error: { name: string; message: string; hint?: string } & ErrorDetails } {
   if (error instanceof ZodError) {
     const issues = error.issues.slice(0, 5).map((issue) => `${issue.path.length === 0 ? '(body)' : issue.path.join('.')}: ${issue.message}`);
     return { error: { name: 'InvalidRequest', message: `The request is not valid: ${issues.join('; ')}.`, hint: 'See /api/v1/openapi.json for the shape each route takes.' } };
   }
   if (statusOf(error) === 500) return { error: { name: 'InternalError', message: 'The server failed to answer this request.', hint: 'Retry; if it persists, the server log says why.' } };
   const described = describeError(error);
-  return { error: { name: described.name, message: described.message, hint: described.hint ?? 'See /api/v1/openapi.json.' } };
+  const details: ErrorDetails = error instanceof QuotaExceededError ? { quota: quotaDetails(error) } : {};
+  return { error: { name: described.name, message: described.message, hint: described.hint ?? 'See /api/v1/openapi.json.', ...details } };
+}
+
+function quotaDetails(error: QuotaExceededError): NonNullable<ErrorDetails['quota']> {
+  const { refusal } = error;
+  return { name: refusal.quota, subject: { kind: refusal.subject.kind, id: refusal.subject.id }, limit: refusal.limit, used: refusal.used, resets_at: refusal.resetsAt, retry_after_seconds: refusal.retryAfterSeconds };
 }
 
 function tooLarge(maxBytes: number, length?: number): ApiError {
@@ -235,6 +247,7 @@ export function createApi(runtime: ForgeRuntime, server: ApiServerState, options
         return context.json(body as object, route.status ?? 200);
       } catch (error) {
         if (error instanceof ApiError && error.retryAfterSeconds !== undefined) context.header('retry-after', String(error.retryAfterSeconds));
+        if (error instanceof QuotaExceededError) context.header('retry-after', String(error.refusal.retryAfterSeconds));
         return context.json(errorBody(error), statusOf(error) as 400);
       }
     });

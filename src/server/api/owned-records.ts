@@ -39,6 +39,16 @@ export function newRecordOwner(context: RouteContext): string | null {
   return context.principal?.via === 'operator' ? null : (context.principal?.userId ?? null);
 }
 
+/** The service key a request came with, when it came with one: its quota counts the runs it starts. */
+export function requestApiKey(context: RouteContext): string | null {
+  return context.principal?.via === 'api-key' ? context.principal.credentialId : null;
+}
+
+/** Whom a run a request starts is for: its account (none for the operator) and the key it came with (quotas count both). */
+export function runPrincipal(context: RouteContext): { readonly userId: string | null; readonly apiKeyId: string | null } {
+  return { userId: newRecordOwner(context), apiKeyId: requestApiKey(context) };
+}
+
 /**
  * The signed-in account a per-account route acts for; `AccountsNotEnabled` (404) on a server without
  * accounts, where `what` says what the route keeps per account.

@@ -2,7 +2,7 @@ import { NotFoundError, type SkillRecord } from '../../core/index.js';
 import { parseSkillDocument, SkillConflictError } from '../../skills/index.js';
 import type { SkillDocument } from '../../skills/index.js';
 import type { ApiRoute, RouteContext } from './api-route.js';
-import { errorView, newRecordOwner, requireOwnedRun } from './owned-records.js';
+import { errorView, newRecordOwner, requireOwnedRun, runPrincipal } from './owned-records.js';
 import {
   importSkillRequestSchema,
   runSkillRequestSchema,
@@ -84,7 +84,7 @@ export const skillRoutes: readonly ApiRoute[] = [
           ...(body.dry_run === true ? { dry_run: true } : {}),
           ...(body.mode === undefined ? {} : { mode: body.mode }),
         },
-        { userId: newRecordOwner(context) },
+        runPrincipal(context),
         { signal: context.request.signal },
       );
       const result = await submitted.result();

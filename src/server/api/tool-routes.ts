@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ApiRoute } from './api-route.js';
-import { errorView, newRecordOwner } from './owned-records.js';
+import { errorView, runPrincipal } from './owned-records.js';
 
 const toolSchema = z
   .object({ name: z.string(), description: z.string(), risk: z.enum(['low', 'medium', 'high', 'critical']), side_effect: z.enum(['read', 'write']) })
@@ -41,7 +41,7 @@ export const toolRoutes: readonly ApiRoute[] = [
     response: toolCallSchema,
     async handle(context) {
       const body = toolCallRequestSchema.parse(context.body ?? {});
-      const result = await (await context.runtime.runs.submit({ kind: 'tool_call', tool: context.params['tool']!, input: body.input }, { userId: newRecordOwner(context) })).result();
+      const result = await (await context.runtime.runs.submit({ kind: 'tool_call', tool: context.params['tool']!, input: body.input }, runPrincipal(context))).result();
       return {
         run_id: result.run_id,
         status: result.status,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { accountQuotaViewSchema } from '../../accounts/index.js';
 import type { ApiRoute } from './api-route.js';
 
 const usageRowSchema = z
@@ -13,7 +14,12 @@ const usageRowSchema = z
   .strict();
 
 export const usageSchema = z
-  .object({ runs: z.number().int().nonnegative(), by_kind_and_model: z.array(usageRowSchema), truncated: z.boolean().describe('Whether only the newest 10,000 runs were summed.') })
+  .object({
+    runs: z.number().int().nonnegative(),
+    by_kind_and_model: z.array(usageRowSchema),
+    truncated: z.boolean().describe('Whether only the newest 10,000 runs were summed.'),
+    quota: accountQuotaViewSchema.nullable().describe('Your account\'s quota (all limits null: unlimited) and its keys\', with what each used today and in the last minute; null without an account.'),
+  })
   .strict();
 
 const MAX_RUNS = 10_000;
@@ -26,7 +32,7 @@ export const usageRoutes: readonly ApiRoute[] = [
     summary: 'Your model calls, tokens and cost, summed over your runs by kind and model.',
     access: 'usage:read',
     response: usageSchema,
-    async handle({ runtime, ownedBy }) {
+    async handle({ runtime, ownedBy, principal }) {
       const runs = await runtime.runs.list({ limit: MAX_RUNS + 1, ...(ownedBy === undefined ? {} : { ownedBy }) });
       const counted = runs.slice(0, MAX_RUNS);
       const rows = new Map<string, z.infer<typeof usageRowSchema>>();
@@ -41,7 +47,13 @@ export const usageRoutes: readonly ApiRoute[] = [
           cost_usd: Math.round((row.cost_usd + (run.costUsd ?? 0)) * 1e6) / 1e6,
         });
       }
-      return { runs: counted.length, by_kind_and_model: [...rows.values()].sort((a, b) => b.runs - a.runs), truncated: runs.length > MAX_RUNS };
+      const userId = principal?.userId ?? null;
+      return {
+        runs: counted.length,
+        by_kind_and_model: [...rows.values()].sort((a, b) => b.runs - a.runs),
+        truncated: runs.length > MAX_RUNS,
+        quota: userId === null ? null : await runtime.quotas.show(userId),
+      };
     },
   },
 ];

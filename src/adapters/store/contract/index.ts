@@ -9,6 +9,7 @@ import { describeMcpServersContract } from './mcp-servers-contract.js';
 import { describePoliciesContract } from './policies-contract.js';
 import { describeProviderKeysContract } from './provider-keys-contract.js';
 import { describeModelCallsContract } from './model-calls-contract.js';
+import { describeQuotasContract } from './quotas-contract.js';
 import { describeRunStatesContract } from './run-states-contract.js';
 import { describeRunsContract } from './runs-contract.js';
 import { describeSchedulesContract } from './schedules-contract.js';
@@ -62,6 +63,7 @@ export function describeStoreContract(name: string, createStore: () => Promise<S
     describePoliciesContract(context);
     describeAgentsContract(context);
     describeSchedulesContract(context);
+    describeQuotasContract(context);
     // Databases that vanish on close (memory) have nothing to reopen; durable ones must pass this.
     if (options.durable) describeDurabilityContract(context);
   });

@@ -33,6 +33,7 @@ export function describeRunsContract(context: StoreContractContext): void {
         owner: null,
         logFile: null,
         userId: null,
+        apiKeyId: null,
         agent: null,
         createdAt: expect.stringMatching(isoUtc),
         updatedAt: created.createdAt,

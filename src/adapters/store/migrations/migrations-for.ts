@@ -5,6 +5,7 @@ import { initialSchema } from './initial-schema.js';
 import { marketplaceSchema } from './marketplace-schema.js';
 import { policiesSchema } from './policies-schema.js';
 import { providerKeysSchema } from './provider-keys-schema.js';
+import { quotasSchema } from './quotas-schema.js';
 import { mcpServersSchema } from './mcp-servers-schema.js';
 import { mcpAllowStdioSchema } from './mcp-allow-stdio-schema.js';
 import { mcpTrustAnnotationsSchema } from './mcp-trust-annotations-schema.js';
@@ -21,5 +22,5 @@ import { toolCallsSchema } from './tool-calls-schema.js';
 
 /** Every migration of the schema, oldest first, spelled for `dialect`. Append new versions at the end. */
 export function migrationsFor(dialect: SqlDialect): readonly Migration[] {
-  return [initialSchema(dialect), skillsSchema(dialect), mcpServersSchema(dialect), toolboxSchema(dialect), mcpTrustAnnotationsSchema(dialect), skillVersionsSchema(dialect), runOwnersSchema(dialect), eventTypesIndexSchema(dialect), runStatesSchema(dialect), toolboxUsesSchema(dialect), mcpAllowStdioSchema(dialect), accountsSchema(dialect), marketplaceSchema(dialect), providerKeysSchema(dialect), policiesSchema(dialect), toolCallsSchema(dialect), agentsSchema(dialect), schedulesSchema(dialect)];
+  return [initialSchema(dialect), skillsSchema(dialect), mcpServersSchema(dialect), toolboxSchema(dialect), mcpTrustAnnotationsSchema(dialect), skillVersionsSchema(dialect), runOwnersSchema(dialect), eventTypesIndexSchema(dialect), runStatesSchema(dialect), toolboxUsesSchema(dialect), mcpAllowStdioSchema(dialect), accountsSchema(dialect), marketplaceSchema(dialect), providerKeysSchema(dialect), policiesSchema(dialect), toolCallsSchema(dialect), agentsSchema(dialect), schedulesSchema(dialect), quotasSchema(dialect)];
 }

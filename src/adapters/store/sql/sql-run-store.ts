@@ -1,4 +1,4 @@
-import { NotFoundError, type HaltReason, type NewRun, type OwnedBy, type RunKind, type RunOwner, type RunRecord, type RunStatus, type RunStore, type RunUpdate } from '../../../core/index.js';
+import { NotFoundError, type HaltReason, type RunAdmissionLimit, type NewRun, type OwnedBy, type RunKind, type RunOwner, type RunRecord, type RunStatus, type RunStore, type RunUpdate } from '../../../core/index.js';
 import { DuplicateRecordError } from '../duplicate-record-error.js';
 import { constraintViolation } from './constraint-violation.js';
 import { ownedByCondition } from './owned-by.js';
@@ -8,7 +8,7 @@ import { readNullableNumber, readNullableText, readNumber, readText } from './ro
 import type { SqlAccess, SqlRow, WriteStep } from './sql-access.js';
 
 const runColumns =
-  'id, kind, task, model, status, halt_reason, answer, conversation_id, llm_calls, input_tokens, output_tokens, cost_usd, error, owner_pid, owner_host, log_file, user_id, agent_slug, agent_version, created_at, updated_at';
+  'id, kind, task, model, status, halt_reason, answer, conversation_id, llm_calls, input_tokens, output_tokens, cost_usd, error, owner_pid, owner_host, log_file, user_id, api_key_id, agent_slug, agent_version, created_at, updated_at';
 
 // A fixed list, so only these names ever reach the SQL text, whatever keys an update object carries.
 const updatableColumns = {
@@ -27,40 +27,48 @@ export class SqlRunStore implements RunStore {
   constructor(private readonly sql: SqlAccess) {}
 
   async create(run: NewRun): Promise<RunRecord> {
-    const now = new Date().toISOString();
-    const record: RunRecord = {
-      id: run.id,
-      kind: run.kind ?? 'agent',
-      task: run.task,
-      model: run.model,
-      status: run.status ?? 'running',
-      haltReason: null,
-      answer: null,
-      conversationId: run.conversationId,
-      llmCalls: 0,
-      inputTokens: 0,
-      outputTokens: 0,
-      costUsd: 0,
-      error: null,
-      owner: run.owner ?? null,
-      logFile: run.logFile ?? null,
-      userId: run.userId ?? null,
-      agent: run.agent ?? null,
-      createdAt: now,
-      updatedAt: now,
-    };
+    const record = newRunRecord(run);
     await this.sql.write([
       {
         // The row is exactly `record`: nothing to read back.
-        statement: {
-          sql: `INSERT INTO runs (id, kind, task, model, status, conversation_id, llm_calls, input_tokens, output_tokens, cost_usd, owner_pid, owner_host, log_file, user_id, agent_slug, agent_version, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, 0, 0, 0, 0, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          args: [record.id, record.kind, record.task, record.model, record.status, record.conversationId, record.owner?.pid ?? null, record.owner?.host ?? null, record.logFile, record.userId, record.agent?.slug ?? null, record.agent?.version ?? null, now, now],
-        },
+        statement: { sql: `INSERT INTO runs (${insertColumns}) VALUES (${insertColumns.split(',').map(() => '?').join(', ')})`, args: insertValues(record) },
         onError: (error) => (constraintViolation(error) === 'unique' ? new DuplicateRecordError('run', { id: run.id }) : error),
       },
     ]);
     return record;
+  }
+
+  /**
+   * One INSERT … SELECT whose WHERE counts each subject's runs: SQLite runs it under its one write lock
+   * and PostgreSQL at SERIALIZABLE (a concurrent insert that would change a count aborts one of the
+   * two, which is run again), so the counts and the insert are one atomic step on either engine.
+   */
+  async createWithin(run: NewRun, limits: readonly RunAdmissionLimit[], runsSince: string): Promise<RunRecord | undefined> {
+    const record = newRunRecord(run);
+    const conditions: string[] = [];
+    const args: (string | number)[] = [];
+    for (const limit of limits) {
+      const column = subjectColumn(limit.subject.kind);
+      if (limit.concurrentRuns !== null) {
+        conditions.push(`(SELECT COUNT(*) FROM runs WHERE ${column} = ? AND status IN ('queued', 'running')) < ?`);
+        args.push(limit.subject.id, limit.concurrentRuns);
+      }
+      if (limit.runsPerMinute !== null) {
+        conditions.push(`(SELECT COUNT(*) FROM runs WHERE ${column} = ? AND created_at >= ?) < ?`);
+        args.push(limit.subject.id, runsSince, limit.runsPerMinute);
+      }
+    }
+    const values = insertValues(record);
+    const [result] = await this.sql.write([
+      {
+        statement: {
+          sql: `INSERT INTO runs (${insertColumns}) SELECT ${values.map(() => '?').join(', ')}${conditions.length === 0 ? '' : ` WHERE ${conditions.join(' AND ')}`}`,
+          args: [...values, ...args],
+        },
+        onError: (error) => (constraintViolation(error) === 'unique' ? new DuplicateRecordError('run', { id: run.id }) : error),
+      },
+    ]);
+    return result!.rowsAffected === 1 ? record : undefined;
   }
 
   async update(id: string, update: RunUpdate): Promise<RunRecord> {
@@ -123,6 +131,49 @@ export class SqlRunStore implements RunStore {
   }
 }
 
+const insertColumns = 'id, kind, task, model, status, conversation_id, llm_calls, input_tokens, output_tokens, cost_usd, owner_pid, owner_host, log_file, user_id, api_key_id, agent_slug, agent_version, created_at, updated_at';
+
+/** A new run as stored: `running` (or `queued`) with no calls, no tokens and $0 spent. */
+function newRunRecord(run: NewRun): RunRecord {
+  const now = new Date().toISOString();
+  return {
+    id: run.id,
+    kind: run.kind ?? 'agent',
+    task: run.task,
+    model: run.model,
+    status: run.status ?? 'running',
+    haltReason: null,
+    answer: null,
+    conversationId: run.conversationId,
+    llmCalls: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    costUsd: 0,
+    error: null,
+    owner: run.owner ?? null,
+    logFile: run.logFile ?? null,
+    userId: run.userId ?? null,
+    apiKeyId: run.apiKeyId ?? null,
+    agent: run.agent ?? null,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/** The values of `insertColumns` for a new run. */
+function insertValues(record: RunRecord): (string | number | null)[] {
+  return [
+    record.id, record.kind, record.task, record.model, record.status, record.conversationId, 0, 0, 0, 0,
+    record.owner?.pid ?? null, record.owner?.host ?? null, record.logFile, record.userId, record.apiKeyId,
+    record.agent?.slug ?? null, record.agent?.version ?? null, record.createdAt, record.updatedAt,
+  ];
+}
+
+/** The `runs` column a quota subject's runs are counted by; a fixed name, never input. */
+export function subjectColumn(kind: 'account' | 'api-key'): 'user_id' | 'api_key_id' {
+  return kind === 'account' ? 'user_id' : 'api_key_id';
+}
+
 /** The step that applies `update` to run `id`; it fails with `NotFoundError` when there is no such run. */
 export function updateRunStep(id: string, update: RunUpdate, options: { returning: boolean }): WriteStep {
   const assignments: string[] = [];
@@ -161,6 +212,7 @@ function runFromRow(row: SqlRow): RunRecord {
     owner: row['owner_pid'] === null || row['owner_pid'] === undefined ? null : { pid: Number(row['owner_pid']), host: readNullableText(row, 'owner_host') ?? '' },
     logFile: readNullableText(row, 'log_file'),
     userId: readNullableText(row, 'user_id'),
+    apiKeyId: readNullableText(row, 'api_key_id'),
     agent: row['agent_slug'] === null || row['agent_slug'] === undefined ? null : { slug: readText(row, 'agent_slug'), version: readNumber(row, 'agent_version') },
     createdAt: readText(row, 'created_at'),
     updatedAt: readText(row, 'updated_at'),

@@ -1,4 +1,4 @@
-import type { AccountStore, AgentStore, ApprovalStore, ConversationStore, EventStore, MarketplaceStore, McpServerStore, ModelCallStore, PolicyStore, ProviderKeyStore, RunStateStore, RunStore, RunWrites, ScheduleStore, SkillStore, StatsStore, StepStore, Store, ToolboxStore } from '../../../core/index.js';
+import type { AccountStore, AgentStore, ApprovalStore, ConversationStore, EventStore, MarketplaceStore, McpServerStore, ModelCallStore, PolicyStore, ProviderKeyStore, QuotaStore, RunStateStore, RunStore, RunWrites, ScheduleStore, SkillStore, StatsStore, StepStore, Store, ToolboxStore } from '../../../core/index.js';
 import type { SqlDialect } from '../migrations/index.js';
 import { listTables } from './list-tables.js';
 import type { SqlAccess, SqlRow } from './sql-access.js';
@@ -12,6 +12,7 @@ import { SqlMcpServerStore } from './sql-mcp-server-store.js';
 import { SqlModelCallStore } from './sql-model-call-store.js';
 import { SqlPolicyStore } from './sql-policy-store.js';
 import { SqlProviderKeyStore } from './sql-provider-key-store.js';
+import { SqlQuotaStore } from './sql-quota-store.js';
 import { SqlRunStateStore } from './sql-run-state-store.js';
 import { SqlRunStore } from './sql-run-store.js';
 import { SqlRunWrites } from './sql-run-writes.js';
@@ -48,6 +49,7 @@ export abstract class SqlStore implements Store, StoreTables {
   readonly accounts: AccountStore;
   readonly marketplace: MarketplaceStore;
   readonly providerKeys: ProviderKeyStore;
+  readonly quotas: QuotaStore;
   readonly policies: PolicyStore;
   readonly agents: AgentStore;
   readonly schedules: ScheduleStore;
@@ -71,6 +73,7 @@ export abstract class SqlStore implements Store, StoreTables {
     this.accounts = new SqlAccountStore(sql);
     this.marketplace = new SqlMarketplaceStore(sql);
     this.providerKeys = new SqlProviderKeyStore(sql);
+    this.quotas = new SqlQuotaStore(sql);
     this.policies = new SqlPolicyStore(sql);
     this.agents = new SqlAgentStore(sql);
     this.schedules = new SqlScheduleStore(sql, dialect);
