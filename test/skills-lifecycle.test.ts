@@ -38,7 +38,7 @@ describe('skills: record on one topic, replay on every other topic of the fixtur
     world = await startFixtureWorld();
     await mock.start();
     mock.on({ predicate: (request) => systemText(request).includes('You pick one value') }, (request) => ({ content: rescueAnswer(request), usage: { prompt_tokens: 180, completion_tokens: 2 } }));
-    mock.on({ predicate: (request) => systemText(request).includes('Summarize the tool output') }, { content: 'A short summary of the fresh release notes.', usage: { prompt_tokens: 300, completion_tokens: 12 } });
+    mock.on({ predicate: (request) => systemText(request).includes('Write the answer to the task from the tool results') }, { content: 'Orbit 9.0.0: what changed, from the fresh release notes.', usage: { prompt_tokens: 320, completion_tokens: 14 } });
     mock.on({ predicate: isWorldAgentRequest }, worldAgentResponse(world));
     home = await mkdtemp(path.join(tmpdir(), 'forge-skills-'));
     runtime = await openRuntime({
@@ -144,14 +144,29 @@ describe('skills: record on one topic, replay on every other topic of the fixtur
     expect(String((error as SkillModeError).message)).toContain('steps[1].url');
   });
 
-  it('counts a requested summary as a model call, and still returns fresh tool output in the steps', async () => {
+  it('without a model call the answer is the fresh result, and says why: the recorded answer summarised the page, which no value binds', async () => {
+    const requestsBefore = mock.getRequests().length;
+    const replay = await runSkill(runtime, { skill: 'latest-release-notes', inputs: { topic: 'orbit' } });
+    expect(skill.answer?.kind).toBe('text');
+    expect(replay).toMatchObject({ status: 'completed', llm_calls: 0, answer_source: 'results', summary: null });
+    expect(replay.answer_note).toMatch(/could not bind/);
+    expect(replay.answer).toContain('Orbit 9.0.0 release notes');
+    expect(replay.answer).not.toMatch(/untrusted-content/);
+    expect(mock.getRequests().length - requestsBefore).toBe(0);
+  });
+
+  it('with --summarize one counted model call writes the answer in the recorded form from the fresh results, and still returns fresh tool output in the steps', async () => {
     const requestsBefore = mock.getRequests().length;
     const replay = await runSkill(runtime, { skill: 'latest-release-notes', inputs: { topic: 'orbit' }, summarize: true });
 
-    expect(replay).toMatchObject({ status: 'completed', llm_calls: 1, tokens: { input: 300, output: 12 }, summary: 'A short summary of the fresh release notes.' });
-    expect(replay.answer).toBe(replay.summary);
+    expect(replay).toMatchObject({ status: 'completed', llm_calls: 1, tokens: { input: 320, output: 14 }, answer: 'Orbit 9.0.0: what changed, from the fresh release notes.', answer_source: 'model', summary: null });
+    expect(replay.answer_note).toMatch(/one model call wrote the answer/);
     expect(replay.steps[1]!.output).toContain('Orbit 9.0.0 release notes');
-    expect(mock.getRequests().length - requestsBefore).toBe(1);
+    const requests = mock.getRequests().slice(requestsBefore);
+    expect(requests).toHaveLength(1);
+    // The call sees the recorded answer as the form to follow and the fresh results inside the untrusted boundary.
+    expect(promptText(requests[0]!.body as ChatCompletionRequest)).toContain(recordedRun.answer!);
+    expect(promptText(requests[0]!.body as ChatCompletionRequest)).toMatch(/<untrusted-content-[0-9a-f]{12} source="results">[\s\S]*Orbit 9\.0\.0 release notes/);
   });
 
   it('forge skill test: re-runs the skill on its recorded inputs against recorded tool outputs, offline and without a model', async () => {

@@ -69,7 +69,7 @@ describe('the toolbox from the command line', () => {
     // Three processes on one store at once: each call counts (an atomic increment, not a rewrite).
     const calls = await Promise.all([0, 1, 1].map((page) => runCli(['tools', 'call', 'count_links', '--json', '--input', JSON.stringify({ url: pages[page]!.url })], env)));
     for (const called of calls) expect(called.code, called.stderr).toBe(0);
-    expect(JSON.stringify(json(calls[1]!))).toContain(`\\"count\\":${pages[1]!.links}`);
+    expect(JSON.parse((json(calls[1]!) as { output: string }).output)).toMatchObject({ count: pages[1]!.links });
 
     const shown = json(await runCli(['tools', 'show', 'count_links', '--json'], env));
     expect(shown).toMatchObject({ name: 'count_links', registered: true, toolbox: { status: 'promoted', origin: 'added', uses: 3, source: countLinksTool } });

@@ -4,18 +4,21 @@ import { customerResult } from './marketplace-service.js';
 import { checkFormInputs, type ProductForm } from './product-form.js';
 
 describe('what a customer gets of a replay', () => {
-  it('hands out only the chosen fields of an object result, and withholds an object no field was chosen of', () => {
-    const answer = JSON.stringify({ status: 'shipped', source: 'https://internal.example/x', eta: '2026-12-03' });
-    expect(customerResult(answer, ['status', 'eta'])).toBe(JSON.stringify({ status: 'shipped', eta: '2026-12-03' }));
-    expect(customerResult(answer, ['status', 'missing'])).toBe(JSON.stringify({ status: 'shipped', missing: null }));
-    expect(customerResult(answer, [])).toBeNull();
-    expect(customerResult(JSON.stringify([1, 2]), [])).toBeNull();
+  const wrapped = '<untrusted-content-0123456789ab source="http_request">\n{"status":200,"url":"http://10.0.0.5:8080/orders","body":"{}"}\n</untrusted-content-0123456789ab>';
+  const replay = (answer: string | null, outputs: Record<string, unknown>, source: 'template' | 'model' | 'results' | null, status: 'completed' | 'failed' = 'completed') => ({ status, answer, outputs, answer_source: source });
+
+  it('hands out only the declared output fields of the replay\'s outputs (missing ones null)', () => {
+    const outputs = { status: 'shipped', eta: '2026-12-03', source: 'https://internal.example/x' };
+    expect(customerResult(replay('Order W1 has shipped.', outputs, 'template'), ['status', 'eta'])).toBe(JSON.stringify({ status: 'shipped', eta: '2026-12-03' }));
+    expect(customerResult(replay('Order W1 has shipped.', outputs, 'template'), ['status', 'missing'])).toBe(JSON.stringify({ status: 'shipped', missing: null }));
+    expect(customerResult(replay(wrapped, { status: 200 }, 'results'), ['status'])).toBe(JSON.stringify({ status: 200 }));
   });
 
-  it('hands a text answer whole to a product without output fields, and nothing to one that expects an object', () => {
-    expect(customerResult('Your order has shipped.', [])).toBe('Your order has shipped.');
-    expect(customerResult('Your order has shipped.', ['status'])).toBeNull();
-    expect(customerResult(null, [])).toBeNull();
+  it('hands a product without output fields the answer only when its template made it, never a raw result or a model\'s reading of one', () => {
+    expect(customerResult(replay('Order W1 has shipped.', {}, 'template'), [])).toBe('Order W1 has shipped.');
+    expect(customerResult(replay(wrapped, {}, 'results'), [])).toBeNull();
+    expect(customerResult(replay('The order at http://10.0.0.5:8080 shipped.', {}, 'model'), [])).toBeNull();
+    expect(customerResult(replay(null, {}, null, 'failed'), ['status'])).toBeNull();
   });
 });
 

@@ -13,3 +13,10 @@ export class MarketplacePermissionError extends ForgeError {
     super({ name: 'MarketplacePermissionError', message, hint });
   }
 }
+
+/** A product whose customer answer would not come from the skill's declared outputs or answer template. Names the fix. */
+export class ProductOutputError extends ForgeError {
+  constructor(message: string, hint: string) {
+    super({ name: 'ProductOutputError', message, hint });
+  }
+}

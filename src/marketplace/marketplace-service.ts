@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { NotFoundError, type ProductRecord, type PurchaseRecord, type Store } from '../core/index.js';
 import type { SkillService } from '../skills/skill-service.js';
-import { assertSkillName, type SkillDocument, type SkillReplayResult } from '../skills/index.js';
-import { MarketplacePermissionError } from './marketplace-errors.js';
+import { answerOutputNames, assertSkillName, unboundAnswerValues, type SkillDocument, type SkillReplayResult } from '../skills/index.js';
+import { MarketplacePermissionError, ProductOutputError } from './marketplace-errors.js';
 import { checkFormInputs, productForm, type ProductForm } from './product-form.js';
 
 export const productRequestSchema = z
@@ -17,7 +17,7 @@ export const productRequestSchema = z
       .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'A top-level field name of the result.'))
       .max(50)
       .default([])
-      .describe("The fields of the skill's final result a customer gets; nothing else of it leaves. Required when the result is an object."),
+      .describe("The fields of the skill's answer a customer gets (its outputs: the values its answer template states, or an agent's output fields); nothing else leaves. Required when the skill's answer cannot be bound for every replay."),
     published: z.boolean().default(true),
   })
   .strict();
@@ -25,22 +25,40 @@ export const productRequestSchema = z
 export type ProductRequest = z.input<typeof productRequestSchema>;
 
 /**
- * What a customer gets of a completed replay's answer: the product's output fields of a JSON object
- * (missing ones null), or, for a product without output fields, a text answer whole. An object answer
- * of a product without output fields is withheld: its fields were never chosen to leave.
+ * What a customer gets of a completed replay: the product's output fields taken from the replay's
+ * outputs (the values its answer template bound; missing ones null), or, for a product without output
+ * fields, the answer when the skill's answer template made it with every value bound. Never a tool's
+ * result, a model's reading of results, or anything else of the replay.
  */
-export function customerResult(answer: string | null, outputFields: readonly string[]): string | null {
-  if (answer === null) return null;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(answer);
-  } catch {
-    return outputFields.length === 0 ? answer : null;
+export function customerResult(replay: Pick<SkillReplayResult, 'status' | 'answer' | 'outputs' | 'answer_source'>, outputFields: readonly string[]): string | null {
+  if (replay.status !== 'completed') return null;
+  if (outputFields.length > 0) return JSON.stringify(Object.fromEntries(outputFields.map((field) => [field, Object.hasOwn(replay.outputs, field) ? (replay.outputs[field] ?? null) : null])));
+  return replay.answer_source === 'template' ? replay.answer : null;
+}
+
+/**
+ * Why a skill cannot be packaged with these output fields, or undefined when it can: without output
+ * fields its answer must come whole from its answer template (so a skill without one, or whose template
+ * has values a replay cannot bind, would hand out a raw tool result); declared fields must be outputs
+ * the skill gives values to.
+ */
+export function productOutputProblem(document: SkillDocument, outputFields: readonly string[]): { message: string; hint: string } | undefined {
+  const outputs = answerOutputNames(document);
+  const declare =
+    outputs.length === 0
+      ? 'save the skill again from a run whose answer states the values it found (an agent with outputs does), then declare the fields customers get with output_fields'
+      : `declare the fields customers get with output_fields (this skill's outputs: ${outputs.join(', ')})`;
+  if (outputFields.length > 0) {
+    const unknown = outputFields.filter((field) => !outputs.includes(field));
+    if (unknown.length === 0) return undefined;
+    return { message: `The skill "${document.name}" has no output ${unknown.map((field) => `"${field}"`).join(', ')}.`, hint: outputs.length === 0 ? `Publish it without output_fields, or ${declare}.` : `Choose output_fields among its outputs: ${outputs.join(', ')}.` };
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return outputFields.length === 0 && typeof parsed !== 'object' ? answer : null;
-  if (outputFields.length === 0) return null;
-  const record = parsed as Record<string, unknown>;
-  return JSON.stringify(Object.fromEntries(outputFields.map((field) => [field, Object.hasOwn(record, field) ? record[field] : null])));
+  if (document.answer === undefined) {
+    return { message: `The skill "${document.name}" was saved without an answer template, so a customer's answer would be its last tool result as it came.`, hint: `Save the skill again from its run (forge skill save <run> --force) so it gets one, or ${declare}.` };
+  }
+  const unbound = unboundAnswerValues(document.answer);
+  if (unbound.length === 0) return undefined;
+  return { message: `The answer of skill "${document.name}" states values no replay can bind (${unbound.slice(0, 5).map((value) => JSON.stringify(value)).join(', ')}): a customer's answer would have to come from raw tool results.`, hint: `To publish it, ${declare}.` };
 }
 
 /** A product with what customers see of it. */
@@ -79,6 +97,8 @@ export class MarketplaceService {
     if (!owns(record.userId)) throw new NotFoundError('skill', parsed.skill, 'List your skills with GET /api/v1/skills.');
     const existing = await this.parts.store.marketplace.getProduct(parsed.name);
     if (existing !== undefined && !owns(existing.sellerId)) throw new MarketplacePermissionError(`The product name "${parsed.name}" is taken.`, 'Choose another name.');
+    const outputProblem = productOutputProblem(document, parsed.output_fields);
+    if (outputProblem !== undefined) throw new ProductOutputError(outputProblem.message, outputProblem.hint);
     const product = await this.parts.store.marketplace.upsertProduct({
       id: existing?.id ?? randomBytes(8).toString('hex'),
       name: parsed.name,
@@ -135,7 +155,7 @@ export class MarketplaceService {
           this.parts.store.marketplace.finishPurchase(purchase.id, {
             runId: result.run_id,
             status: result.status === 'completed' ? 'completed' : result.status === 'refused' ? 'refused' : 'failed',
-            answer: result.status === 'completed' ? customerResult(result.answer, product.outputFields) : null,
+            answer: customerResult(result, product.outputFields),
             costUsd: result.cost_usd,
             priceMinor: result.status === 'completed' ? product.priceMinor : 0,
           }),

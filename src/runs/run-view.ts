@@ -1,4 +1,5 @@
 import type { RunRecord } from '../core/index.js';
+import { readableOutput } from '../security/index.js';
 
 /** A stored run as Forge's JSON output shows it (snake_case, like a run's own `--json` report). */
 export interface RunView {
@@ -30,7 +31,7 @@ export function runView(run: RunRecord): RunView {
     halt_reason: run.haltReason,
     task: run.task,
     model: run.model,
-    answer: run.answer,
+    answer: run.answer === null ? null : readableOutput(run.answer),
     error: run.error,
     conversation_id: run.conversationId,
     llm_calls: run.llmCalls,

@@ -34,7 +34,11 @@ export interface SkillReplayOptions {
   readonly request?: string;
   /** Resolve every value, run the reads, make no write: report what each write would send. */
   readonly dryRun?: boolean;
-  /** Ask a model for a summary of the fresh results at the end (one metered call). */
+  /**
+   * One metered model call at the end: it writes the answer from the fresh results in the recorded
+   * answer's form when the skill's answer template has values this replay cannot bind, else summarizes
+   * the results. Without it a replay makes no model call for its answer.
+   */
   readonly summarize?: boolean;
   /** The model for the summary, and for the rescue when FORGE_RESCUE_MODEL is unset. */
   readonly model?: string | ResolvedModel;
@@ -138,7 +142,7 @@ export async function prepareSkillReplay(runtime: ForgeRuntime, options: SkillRe
             ...(options.dryRun === true ? { dryRun: true } : {}),
             signal,
             ...(rescueModel === undefined ? {} : { rescueModel: utility(rescueModel)! }),
-            ...(options.summarize === true && runModel !== undefined ? { summaryModel: utility(runModel)! } : {}),
+            ...(options.summarize === true && runModel !== undefined ? { summaryModel: utility(runModel)!, answerModel: utility(runModel)! } : {}),
           };
           const missing = extraction?.missing ?? [];
           return missing.length > 0

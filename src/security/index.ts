@@ -8,3 +8,4 @@ export { FileJailError, createFileJail, defaultFileJailLimits, plainRelativePath
 export { destinationRulesFrom, type DestinationOptions } from './destination-rules.js';
 export { createGuardedStreamFetch, type StreamFetch } from './guarded-stream-fetch.js';
 export { compileLinearPattern, type LinearPattern } from './linear-pattern.js';
+export { readableOutput, withJsonTextRead, withoutBoundaryTags } from './readable-output.js';

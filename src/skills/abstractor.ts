@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ToolSpecification } from '../tools/index.js';
+import { abstractAnswer } from './answer-template.js';
 import type { ArgumentFlow, ResultReference, StepFlow } from './dataflow.js';
 import { SKILL_FORMAT_VERSION, type ArgumentBinding, type Precondition, type SkillDocument, type SkillStep, type SlotBinding } from './document/skill-document.js';
 import { formatJsonPath, valueAtPath, type JsonPath } from './json-path.js';
@@ -180,7 +181,8 @@ function kebab(text: string): string {
  * request become `{{variables}}`; values from earlier results stay bound to those results (a choice
  * among entries becomes a selection with the conditions the recording shows); a value nothing
  * explains that a write sends is an input the caller must give (never a constant, unless pinned);
- * other values are recorded constants. Failed steps are left out; the recording is kept for tests.
+ * other values are recorded constants. The final answer becomes the answer template the same way (see
+ * `abstractAnswer`). Failed steps are left out; the recording is kept for tests.
  */
 export function abstractTrace(trace: Trace, flows: readonly StepFlow[], options: AbstractOptions): SkillDocument {
   if (!trace.completed) throw new SkillRecordingError(trace.runId, 'the run did not complete.', 'Save a run that finished with an answer (status completed).');
@@ -200,6 +202,7 @@ export function abstractTrace(trace: Trace, flows: readonly StepFlow[], options:
   });
   const template = variables.taskTemplate(trace.task);
   const recordedSteps = flows.map((flow) => trace.steps[flow.traceIndex]!);
+  const answer = abstractAnswer(trace.answer, recordedSteps.map((step) => step.result), variables.recordedValues(), trace.task);
   return {
     format: 'forge-skill',
     version: SKILL_FORMAT_VERSION,
@@ -214,6 +217,7 @@ export function abstractTrace(trace: Trace, flows: readonly StepFlow[], options:
     tools,
     provenance: { run_id: trace.runId, model: trace.model, task: trace.task, recorded_at: new Date().toISOString() },
     output_contract: outputContractFrom(recordedSteps.map((step) => step.result)),
-    recordings: [{ run_id: trace.runId, task: trace.task, inputs: variables.recordedValues(), steps: recordedSteps.map((step) => ({ tool: step.tool, input: step.input, result: step.result })) }],
+    ...(answer === undefined ? {} : { answer }),
+    recordings: [{ run_id: trace.runId, task: trace.task, inputs: variables.recordedValues(), steps: recordedSteps.map((step) => ({ tool: step.tool, input: step.input, result: step.result })), answer: trace.answer }],
   };
 }

@@ -143,6 +143,7 @@ export function mergeRecording(skill: SkillDocument, addition: SkillDocument): S
     ...templateSlots(skill.task_template),
     ...steps.flatMap((step) => step.arguments.flatMap(({ binding }) => (binding.kind === 'template' ? Object.values(binding.slots) : [binding]).flatMap((slot) => (slot.kind === 'input' ? [slot.name] : [])))),
     ...skill.selections.flatMap((selection) => selection.conditions.flatMap((condition) => ('input' in condition.operand ? [condition.operand.input] : []))),
+    ...answerInputNames(skill),
   ]);
   const kept = Object.keys(properties).filter((name) => used.has(name));
   return {
@@ -152,4 +153,12 @@ export function mergeRecording(skill: SkillDocument, addition: SkillDocument): S
     steps,
     recordings: recordings.map((recording) => ({ ...recording, inputs: Object.fromEntries(kept.map((name) => [name, recording.inputs[name]])) })),
   };
+}
+
+/** The inputs a skill's answer template states. */
+function answerInputNames(skill: SkillDocument): string[] {
+  const answer = skill.answer;
+  if (answer === undefined) return [];
+  const slots = answer.kind === 'text' ? Object.values(answer.slots) : Object.values(answer.fields).flatMap((field) => (field.kind === 'text' ? Object.values(field.slots) : [field]));
+  return slots.flatMap((slot) => (slot.kind === 'input' ? [slot.name] : []));
 }

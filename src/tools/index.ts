@@ -7,4 +7,5 @@ export type { JsonSchema, ToolSpecification } from './tool-specification.js';
 export { DEFAULT_OUTPUT_LIMIT, capToolOutput, type CappedText } from './result-cap.js';
 export { aliasCandidates, normalizeToolName } from './tool-name-aliases.js';
 export { defangBoundaryTags } from '../security/defang-boundary-tags.js';
+export { readableOutput, withJsonTextRead, withoutBoundaryTags } from '../security/readable-output.js';
 export { UNTRUSTED_CONTENT_RULE, unwrapUntrustedContent, withoutBoundarySuffixes, wrapUntrusted } from '../security/untrusted-content.js';

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { ConfigurationError, type McpTransportKind } from '../../core/index.js';
 import type { McpRegisteredTool, McpServerStatus } from '../../tools/mcp/index.js';
+import { readableOutput } from '../../security/index.js';
 import { EXIT, parsePort, parsePositiveInteger } from '../command-errors.js';
 import { formatQuantity } from '../event-line/index.js';
 import { printJson, printOut } from '../terminal-output.js';
@@ -42,7 +43,7 @@ function statusLine(status: McpServerStatus): string {
 }
 
 function toolJson(tool: McpRegisteredTool) {
-  return { name: tool.name, remote_name: tool.remoteName, description: tool.description, input_schema: tool.inputSchema };
+  return { name: tool.name, remote_name: tool.remoteName, description: readableOutput(tool.description), input_schema: tool.inputSchema };
 }
 
 function collectHeader(value: string, previous: Record<string, string>): Record<string, string> {
@@ -164,7 +165,7 @@ FORGE_ALLOW_HOSTS, like any other self-hosted service.`,
       await withRuntime(json, async (runtime) => {
         const status = runtime.mcp.status(name);
         const tools = runtime.mcp.tools(name);
-        const text = status.state === 'connected' ? tools.map((tool) => `${tool.name}  ${tool.description.split('\n')[0]}\n`).join('') : statusLine(status);
+        const text = status.state === 'connected' ? tools.map((tool) => `${tool.name}  ${readableOutput(tool.description).split('\n')[0]}\n`).join('') : statusLine(status);
         print(json, { server: name, state: status.state, tools: tools.map(toolJson) }, text);
         return status.state === 'connected' ? EXIT.ok : EXIT.failed;
       });

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { ConfigurationError, runStatusSchema, type RunRecord, type RunStatus } from '../../core/index.js';
+import { readableOutput } from '../../security/index.js';
 import { EXIT, parsePositiveInteger } from '../command-errors.js';
 import { printJson, printOut } from '../terminal-output.js';
 import { withRuntime } from '../with-runtime.js';
@@ -26,7 +27,7 @@ function runReport(run: RunRecord): string {
     `model      ${run.model}`,
     `status     ${statusText(run)}`,
     ...(run.error === null ? [] : [`error      ${run.error}`]),
-    ...(run.answer === null ? [] : [`answer     ${run.answer}`]),
+    ...(run.answer === null ? [] : [`answer     ${readableOutput(run.answer)}`]),
     `llm calls  ${run.llmCalls} (${run.inputTokens} in / ${run.outputTokens} out tokens${run.costUsd === null ? '' : `, $${run.costUsd.toFixed(6)}`})`,
     `started    ${run.createdAt}${run.owner === null ? '' : ` by pid ${run.owner.pid} on ${run.owner.host}`}`,
     `updated    ${run.updatedAt}`,

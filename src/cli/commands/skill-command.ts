@@ -162,7 +162,7 @@ Names are kebab-case; a run already saved, or a name taken, is refused unless --
     .option('--mode <mode>', 'auto | deterministic | guided', 'auto')
     .option('--dry-run', 'resolve every value and run the reads, but make no write: show what each write would send and why')
     .option('--task <text>', 'the request in your words, shown to the rescue model when a choice needs one')
-    .option('--summarize', 'end with one model call that summarizes the fresh results (counted in llm_calls)')
+    .option('--summarize', 'end with one model call (counted in llm_calls): it writes the answer in the recorded answer\'s form when the answer template has values this replay cannot bind, else summarizes the fresh results')
     .option('-m, --model <slug>', 'model for --summarize and for the rescue when FORGE_RESCUE_MODEL is unset')
     .option('--json', 'print the replay report (mode, llm_calls, tokens, steps with strategies, writes, refusal)')
     .option('--no-tui', 'print a plain line per event instead of the live view')

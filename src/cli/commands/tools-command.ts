@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { ToolDescription } from '../../compose/index.js';
+import { readableOutput } from '../../security/index.js';
 import { EXIT, parseJsonOption } from '../command-errors.js';
 import { printError, printJson, printOut } from '../terminal-output.js';
 import { withRuntime } from '../with-runtime.js';
@@ -202,14 +203,14 @@ export function registerToolsCommand(program: Command): void {
             call_id: outcome.callId,
             tool: outcome.tool,
             input: outcome.input,
-            output: outcome.output,
+            output: readableOutput(outcome.output),
             truncated: outcome.truncated,
             untrusted: outcome.untrusted,
             duration_ms: outcome.durationMs,
             ...(outcome.ok ? {} : { error: outcome.error, ...(outcome.awaitingApproval === true ? { awaiting_approval: true } : {}) }),
           });
         } else {
-          printOut(`${outcome.output}\n`);
+          printOut(`${readableOutput(outcome.output)}\n`);
         }
         return outcome.ok ? EXIT.ok : EXIT.failed;
       });

@@ -1,4 +1,5 @@
 import type { ForgeEvent } from '../../core/index.js';
+import { readableOutput } from '../../security/index.js';
 import { describeEvent, formatErrorInfo, formatResolution } from './describe-event.js';
 import { formatClockTime, truncateText } from './format-values.js';
 
@@ -32,7 +33,7 @@ function inlinePayload(event: ForgeEvent): string {
       return event.resolutions.length === 0 ? '' : `| ${event.resolutions.map(formatResolution).join('; ')}`;
     case 'run-end': {
       const parts = [
-        event.answer === null ? '' : `answer=${JSON.stringify(truncateText(event.answer, proseLimit))}`,
+        event.answer === null ? '' : `answer=${JSON.stringify(truncateText(readableOutput(event.answer), proseLimit))}`,
         event.error === null ? '' : `error=${JSON.stringify(formatErrorInfo(event.error))}`,
       ];
       return parts.filter((part) => part !== '').join(' ');

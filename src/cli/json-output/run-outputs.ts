@@ -21,6 +21,9 @@ export const skillReplayResultSchema = z.object({
   mode: z.enum(['deterministic', 'guided']),
   dry_run: z.boolean(),
   summary: z.string().nullable(),
+  outputs: z.record(z.string(), anyJsonSchema).describe("the answer's values for this replay by name: an agent's typed outputs, or the values a text answer states"),
+  answer_source: z.enum(['template', 'model', 'results', 'summary', 'dry-run']).nullable().describe('template: the answer template bound to this replay (no model call); model: one counted call wrote it because a value could not be bound; results: the last step\'s result (answer_note says why); summary: --summarize'),
+  answer_note: z.string().nullable().describe('why the answer is not the bound template, when it is not'),
   stale: z.string().nullable(),
   steps: z.array(
     z.object({

@@ -1,4 +1,5 @@
 import type { EventOf, ForgeEvent } from '../../core/index.js';
+import { readableOutput } from '../../security/index.js';
 import { describeEvent, formatCost, formatCount, formatDuration, formatErrorInfo, formatResolution } from '../event-line/index.js';
 import type { StyledRow, StyledSegment } from './styled-row.js';
 import type { TextDraft } from './view-state.js';
@@ -134,7 +135,7 @@ export function streamItemFromEvent(event: ForgeEvent, context: StreamItemContex
       return item(key, [
         ...labelled('end', color, describeEvent(event)),
         ...(event.error === null ? [] : details(formatErrorInfo(event.error), errorRowLimit, 'red')),
-        ...(event.answer === null || context.answer === undefined || context.answer.entryKey !== null || context.answer.printedBelow ? [] : details(event.answer, answerRowLimit)),
+        ...(event.answer === null || context.answer === undefined || context.answer.entryKey !== null || context.answer.printedBelow ? [] : details(readableOutput(event.answer), answerRowLimit)),
       ]);
     }
     case 'run-start':

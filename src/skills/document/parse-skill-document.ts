@@ -3,7 +3,7 @@ import { isSafeJsonPath } from '../json-path.js';
 import { SkillFormatError } from '../skill-errors.js';
 import { upgradeV0, upgradeV1, v0SkillSchema, v1SkillSchema } from './legacy-documents.js';
 import { templateSlots } from './templates.js';
-import { SKILL_FORMAT_VERSION, skillDocumentSchema, type ArgumentBinding, type SkillDocument, type SlotBinding } from './skill-document.js';
+import { SKILL_FORMAT_VERSION, skillDocumentSchema, type AnswerSlot, type AnswerText, type ArgumentBinding, type SkillDocument, type SlotBinding } from './skill-document.js';
 
 function describeIssue(issues: z.ZodError['issues']): { location: string; message: string } {
   const issue = issues[0]!;
@@ -55,6 +55,11 @@ function assertReferencesHold(document: SkillDocument): void {
   };
   const checkInput = (location: string, name: string) => {
     if (!declared.has(name)) fail(location, `uses the variable "${name}", which variables_schema does not declare.`);
+  };
+  const checkTemplate = (location: string, template: string, slots: Readonly<Record<string, unknown>>) => {
+    const used = templateSlots(template);
+    for (const name of Object.keys(slots)) if (!used.includes(name)) fail(location, `defines the slot "${name}", which the template does not use.`);
+    for (const name of used) if (!Object.hasOwn(slots, name)) fail(location, `uses the slot "{{${name}}}", which has no binding.`);
   };
   for (const name of document.variables_schema.required) checkInput('variables_schema.required', name);
 
@@ -109,11 +114,26 @@ function assertReferencesHold(document: SkillDocument): void {
             break;
         }
       }
-      if (binding.kind === 'template') {
-        const used = templateSlots(binding.template);
-        for (const name of Object.keys(binding.slots)) if (!used.includes(name)) fail(location, `defines the slot "${name}", which the template does not use.`);
-        for (const name of used) if (!Object.hasOwn(binding.slots, name)) fail(location, `uses the slot "{{${name}}}", which has no binding.`);
-      }
+      if (binding.kind === 'template') checkTemplate(location, binding.template, binding.slots);
     });
   });
+
+  const checkAnswerSlot = (location: string, slot: AnswerSlot) => {
+    if (slot.kind === 'input') checkInput(location, slot.name);
+    if (slot.kind !== 'result') return;
+    if (slot.step >= document.steps.length) fail(location, `takes a value from step ${slot.step}, which the skill does not have.`);
+    checkPath(location, slot.path);
+  };
+  const checkAnswerText = (location: string, text: AnswerText) => {
+    checkTemplate(location, text.template, text.slots);
+    for (const slot of Object.values(text.slots)) checkAnswerSlot(location, slot);
+  };
+  const answer = document.answer;
+  if (answer?.kind === 'text') checkAnswerText('answer', answer);
+  if (answer?.kind === 'outputs') {
+    for (const [name, field] of Object.entries(answer.fields)) {
+      if (field.kind === 'text') checkAnswerText(`answer.fields.${name}`, field);
+      else checkAnswerSlot(`answer.fields.${name}`, field);
+    }
+  }
 }

@@ -145,12 +145,47 @@ export const outputContractSchema = z.object({
 });
 export type OutputContract = z.infer<typeof outputContractSchema>;
 
-/** One recorded run a skill was generalised from: its inputs and each kept step's input and result. */
+/**
+ * Where one value of a replay's answer comes from: one of the caller's inputs; the value at `path` of a
+ * step's fresh result, where JSON held as text (an HTTP response's body) reads as JSON (`body.status`),
+ * a number written with `decimals` places when the recorded answer wrote it so; or `unbound`: a value of
+ * the recorded answer that nothing in the run explains (the model counted, computed or summarised it),
+ * which a replay cannot state by itself.
+ */
+export const answerSlotSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('input'), name: variableNameSchema }),
+  z.object({ kind: z.literal('result'), step: z.number().int().nonnegative(), path: jsonPathTextSchema, decimals: z.number().int().min(0).max(10).optional() }),
+  z.object({ kind: z.literal('unbound'), recorded: z.string() }),
+]);
+export type AnswerSlot = z.infer<typeof answerSlotSchema>;
+
+/** Text with `{{slot}}` placeholders, each filled from its own slot: the recorded answer's wording with its values abstracted. */
+const answerTextSchema = z.object({ kind: z.literal('text'), template: z.string(), slots: z.record(variableNameSchema, answerSlotSchema) });
+export type AnswerText = z.infer<typeof answerTextSchema>;
+
+/** A field name of an agent's outputs (any JSON key but those reaching an object's prototype). */
+const outputNameSchema = z.string().min(1).max(200).refine((name) => !['__proto__', 'constructor', 'prototype'].includes(name), "that name reaches an object's prototype");
+
+/**
+ * What a replay answers, abstracted from the recording's final answer at save time like the arguments
+ * are: `text`, the answer's wording with its values as slots (`Order {{order_id}} is {{status}}.`);
+ * `outputs`, for an agent that answered with structured outputs, each output field as one slot (a value
+ * of its own type) or, for text, a template of its own.
+ */
+export const answerTemplateSchema = z.discriminatedUnion('kind', [
+  answerTextSchema,
+  z.object({ kind: z.literal('outputs'), fields: z.record(outputNameSchema, z.union([answerSlotSchema, answerTextSchema])) }),
+]);
+export type AnswerTemplate = z.infer<typeof answerTemplateSchema>;
+
+/** One recorded run a skill was generalised from: its inputs, each kept step's input and result, and its final answer. */
 export const recordingSchema = z.object({
   run_id: z.string(),
   task: z.string(),
   inputs: z.record(z.string(), z.unknown()),
   steps: z.array(z.object({ tool: z.string(), input: z.unknown(), result: z.unknown() })),
+  /** The run's final answer (absent in skills saved before answers were recorded). */
+  answer: z.string().nullable().optional(),
 });
 export type Recording = z.infer<typeof recordingSchema>;
 
@@ -169,6 +204,11 @@ export const skillDocumentSchema = z.object({
   tools: z.array(z.object({ name: z.string(), schema_hash: z.string() })),
   provenance: z.object({ run_id: z.string(), model: z.string(), task: z.string(), recorded_at: z.string() }),
   output_contract: outputContractSchema,
+  /**
+   * What a replay answers, abstracted from the first recording's final answer. Absent in skills saved
+   * before answer templates (and when the recording had no answer): such a replay returns its results.
+   */
+  answer: answerTemplateSchema.optional(),
   /** The recordings it was generalised from, first one first. Owners see them; product views never do. */
   recordings: z.array(recordingSchema).min(1),
 });

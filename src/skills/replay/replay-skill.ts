@@ -2,7 +2,7 @@ import { callSideEffect, describeError, type ApprovalGate, type ErrorInfo, type 
 import { finishRun, type RunSummary } from '../../engine/index.js';
 import type { RunEmitter } from '../../events/index.js';
 import type { CostMeter } from '../../llm/index.js';
-import { CallGuards, dispatchToolCall, type CallGuardSettings, type ToolRegistry, type ToolSet } from '../../tools/index.js';
+import { CallGuards, dispatchToolCall, readableOutput, type CallGuardSettings, type ToolRegistry, type ToolSet } from '../../tools/index.js';
 import type { SkillDocument, SkillStep } from '../document/skill-document.js';
 import { fillTemplate } from '../document/templates.js';
 import { outputContractViolations, stepContractViolations } from '../output-contract.js';
@@ -11,6 +11,7 @@ import { SkillModeError, SkillRefusedError, SkillResolutionError, SkillStaleErro
 import { toolSchemaProblems } from '../skill-health.js';
 import { dependentValueName, dependentValueNames, validateSkillInputs, type SkillInputs } from '../skill-inputs.js';
 import { modelChooser, type Chooser } from './rescue-choice.js';
+import { replayAnswer, type AnswerSource } from './replay-answer.js';
 import type { Resolution } from './resolution.js';
 import { resolveStepInput, restsOnUnproven, type ReplayState } from './resolve-step.js';
 import { writeGateProblems } from './write-gate.js';
@@ -42,8 +43,13 @@ export interface SkillReplayOptions {
   readonly rescueModel?: UtilityModel;
   /** Chooses among candidates instead of the rescue model (`forge skill test` answers from the recording). */
   readonly chooser?: Chooser;
-  /** When given, one model call summarizes the fresh results at the end. */
+  /** When given, one model call summarizes the fresh results at the end (unless `answerModel` wrote the answer). */
   readonly summaryModel?: UtilityModel;
+  /**
+   * Writes the answer (one metered call) when the skill's answer template has a value this replay cannot
+   * bind; without it such a replay answers with its results and says so. Never called when every value binds.
+   */
+  readonly answerModel?: UtilityModel;
 }
 
 /** One replayed step as `--json` reports it. */
@@ -55,7 +61,7 @@ export interface ReplayStepReport {
   readonly executed: boolean;
   readonly arguments: Record<string, unknown>;
   readonly ok: boolean;
-  /** The fresh output of the tool (as a model would see it), or the error text; empty when not executed. */
+  /** The fresh output of the tool as a person reads it (no boundary tags, JSON pretty-printed), or the error text; empty when not executed. */
   readonly output: string;
   readonly error: ErrorInfo | null;
   readonly duration_ms: number;
@@ -73,13 +79,23 @@ export interface ReplayWrite {
   readonly error: ErrorInfo | null;
 }
 
-/** What a replay reports: the documented `--json` shape (`mode, llm_calls, tokens, steps[]`, …). */
-/** `answer` is the summary when one was asked for, otherwise the last step's fresh output; never a recorded answer. */
+/**
+ * What a replay reports: the documented `--json` shape (`mode, llm_calls, tokens, steps[]`, …). Its
+ * `answer` is of the same kind as the recorded run's: the skill's answer template bound to this replay's
+ * values (see `replayAnswer`; `answer_source` says how it was made), or the summary when one was asked
+ * for; never a recorded value, and never wrapped in the model's untrusted-content boundary.
+ */
 export interface SkillReplayResult extends RunSummary {
   readonly skill: string;
   readonly mode: ReplayMode;
   readonly dry_run: boolean;
   readonly summary: string | null;
+  /** The answer's values for this replay by name (typed outputs of an agent with outputs); empty when it did not complete. */
+  readonly outputs: Record<string, unknown>;
+  /** How the answer was made; null when there is none. */
+  readonly answer_source: AnswerSource | null;
+  /** Why the answer is not the bound template (values left unbound, no template), when it is not. */
+  readonly answer_note: string | null;
   /** Why the skill became stale during this replay, if it did. */
   readonly stale: string | null;
   readonly steps: readonly ReplayStepReport[];
@@ -149,6 +165,8 @@ export async function replaySkill(options: SkillReplayOptions): Promise<SkillRep
   let error: ErrorInfo | null = null;
   let stale: string | null = null;
   let summary: string | null = null;
+  let answered: Awaited<ReturnType<typeof replayAnswer>> | null = null;
+  let lastOutput = '';
   let refusal: SkillReplayResult['refusal'] = null;
   let dryRunStop: string | null = null;
   const markStale = (reason: string) => {
@@ -245,7 +263,8 @@ export async function replaySkill(options: SkillReplayOptions): Promise<SkillRep
         continue;
       }
       const outcome = probed.get(probeKey(index, input)) ?? (await dispatch(index, input, `step_${index}`));
-      steps.push({ index, tool: outcome.tool, side_effect: sideEffect, executed: true, arguments: { ...input }, ok: outcome.ok, output: outcome.output, error: outcome.ok ? null : outcome.error, duration_ms: outcome.durationMs, resolutions });
+      steps.push({ index, tool: outcome.tool, side_effect: sideEffect, executed: true, arguments: { ...input }, ok: outcome.ok, output: readableOutput(outcome.output), error: outcome.ok ? null : outcome.error, duration_ms: outcome.durationMs, resolutions });
+      lastOutput = outcome.output;
       if (sideEffect === 'write') writes.push({ step: index, tool: outcome.tool, arguments: { ...input }, made: true, ok: outcome.ok, error: outcome.ok ? null : outcome.error });
       if (!outcome.ok) {
         error = outcome.error;
@@ -267,10 +286,21 @@ export async function replaySkill(options: SkillReplayOptions): Promise<SkillRep
         error = new SkillStaleError(document.name, `output contract failed: ${violations.join('; ')}`).toJSON();
       }
     }
-    if (error === null && !dryRun && options.summaryModel !== undefined) {
+    if (error === null && !dryRun) {
+      answered = await replayAnswer({
+        document,
+        results: document.steps.map((_, index) => state.results.get(index)),
+        lastOutput,
+        inputs: inputs.variables,
+        task: state.task,
+        ...(options.answerModel === undefined ? {} : { answerModel: options.answerModel }),
+        signal,
+      });
+    }
+    if (error === null && !dryRun && options.summaryModel !== undefined && answered?.source !== 'model') {
       summary = await options.summaryModel.complete({
         system: 'Summarize the tool output for the task in a few sentences. Use only what the output says.',
-        prompt: `Task: ${state.task}\n\nTool output:\n${steps.at(-1)?.output ?? ''}`,
+        prompt: `Task: ${state.task}\n\nTool output:\n${lastOutput}`,
         maxOutputTokens: SUMMARY_MAX_OUTPUT_TOKENS,
         purpose: 'skill-summary',
         signal,
@@ -285,11 +315,12 @@ export async function replaySkill(options: SkillReplayOptions): Promise<SkillRep
   const summaryOfRun = finishRun(emitter, meter, {
     status: refused ? 'refused' : failed ? 'failed' : 'completed',
     haltReason: refused ? 'refused' : failed ? 'error' : 'final_answer',
-    answer: failed ? null : dryRun ? dryRunAnswer(writes, dryRunStop) : (summary ?? steps.at(-1)?.output ?? null),
+    answer: failed ? null : dryRun ? dryRunAnswer(writes, dryRunStop) : (summary ?? answered?.answer ?? null),
     error,
     startedAt: started,
   });
-  return { ...summaryOfRun, skill: document.name, mode, dry_run: dryRun, summary, stale, steps, writes, refusal };
+  const answerSource: AnswerSource | null = failed ? null : dryRun ? 'dry-run' : summary !== null ? 'summary' : (answered?.source ?? null);
+  return { ...summaryOfRun, skill: document.name, mode, dry_run: dryRun, summary, outputs: failed ? {} : (answered?.outputs ?? {}), answer_source: answerSource, answer_note: failed ? null : (answered?.note ?? null), stale, steps, writes, refusal };
 }
 
 /**
@@ -302,7 +333,7 @@ export function refuseReplay(options: Pick<SkillReplayOptions, 'document' | 'inp
   emitter.emit({ type: 'run-start', task: `skill ${document.name}: ${replayTaskText(document, options.inputs)}`, model: options.rescueModel?.slug ?? 'none', max_iterations: 1, conversation_id: null, tools: options.registry.names() });
   const error = new SkillRefusedError(document.name, null, null, [reason], hint);
   const summary = finishRun(emitter, options.meter, { status: 'refused', haltReason: 'refused', answer: null, error: error.toJSON(), startedAt: started });
-  return { ...summary, skill: document.name, mode: 'guided', dry_run: options.dryRun === true, summary: null, stale: null, steps: [], writes: [], refusal: { step: null, tool: null, reasons: [reason] } };
+  return { ...summary, skill: document.name, mode: 'guided', dry_run: options.dryRun === true, summary: null, outputs: {}, answer_source: null, answer_note: null, stale: null, steps: [], writes: [], refusal: { step: null, tool: null, reasons: [reason] } };
 }
 
 function dryRunAnswer(writes: readonly ReplayWrite[], stop: string | null): string {

@@ -1,6 +1,6 @@
 import { NotFoundError, type GuardedFetch, type RiskLevel, type SideEffect } from '../../core/index.js';
 import { addVerifiedTool, retestTool, type Toolbox, type ToolboxEntry, type ToolVerification } from './index.js';
-import type { ToolRegistry } from '../../tools/index.js';
+import { readableOutput, type ToolRegistry } from '../../tools/index.js';
 
 /** One tool of the catalog, as listings show it. */
 export interface ToolRow {
@@ -53,7 +53,7 @@ export class ToolService {
     const { registry, toolbox } = this.parts;
     return {
       unreadable: (await toolbox.unreadable()).map((error) => ({ name: error.toolName, issues: [...error.issues], hint: error.hint ?? '' })),
-      tools: registry.list().map((tool) => ({ name: tool.name, risk: tool.risk, side_effect: tool.sideEffect, description: tool.description })),
+      tools: registry.list().map((tool) => ({ name: tool.name, risk: tool.risk, side_effect: tool.sideEffect, description: readableOutput(tool.description) })),
       toolbox: (await toolbox.list()).map((entry) => ({
         name: entry.name,
         status: entry.status,
@@ -79,7 +79,7 @@ export class ToolService {
     const specification = registered === undefined ? undefined : registry.specification(registered.name);
     return {
       name: registered?.name ?? entry!.name,
-      description: registered?.description ?? entry!.description,
+      description: readableOutput(registered?.description ?? entry!.description),
       registered: registered !== undefined,
       ...(registered === undefined ? {} : { risk: registered.risk, side_effect: registered.sideEffect }),
       input_schema: specification?.inputSchema ?? entry!.input_schema,

@@ -1,3 +1,4 @@
+import { readableOutput } from '../../../src/security/readable-output.js';
 import type { EventOf, ForgeEvent } from './types.js';
 
 /** One tool call as its card shows it, from its events. */
@@ -72,7 +73,8 @@ export function runViewOf(events: readonly ForgeEvent[]): RunView {
         start ??= event;
         break;
       case 'run-end':
-        end = event;
+        // The boundary tags of a tool's output are for the model; people read the output without them.
+        end = event.answer === null ? event : { ...event, answer: readableOutput(event.answer) };
         paused = false;
         break;
       case 'run-pause':
@@ -101,7 +103,7 @@ export function runViewOf(events: readonly ForgeEvent[]): RunView {
         update(event.call_id, { approvalAnswer: event });
         break;
       case 'tool-result':
-        update(event.call_id, { result: event });
+        update(event.call_id, { result: { ...event, output: readableOutput(event.output) } });
         break;
       case 'tool-error':
         update(event.call_id, { error: event });

@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
+import { readableOutput } from '../../../src/security/readable-output.js';
 import { api } from '../api/client.js';
 import { useRunStream } from '../api/run-stream.js';
 import { runViewOf, type RunView } from '../api/run-view.js';
@@ -18,7 +19,7 @@ function eventSummary(event: ForgeEvent): string {
     case 'tool-call-start':
       return `${event.tool} ${JSON.stringify(event.input)}`;
     case 'tool-result':
-      return `${event.tool} · ${Math.round(event.duration_ms)} ms · ${event.output.slice(0, 120)}`;
+      return `${event.tool} · ${Math.round(event.duration_ms)} ms · ${readableOutput(event.output).slice(0, 120)}`;
     case 'tool-error':
       return `${event.tool} · ${event.error.message}`;
     case 'policy-decision':
