@@ -10,7 +10,7 @@ import { accountAuthenticator, operatorAuthenticator } from './authenticator.js'
 import type { AuthMode } from './api-route.js';
 import { createApi } from './create-api.js';
 import { EventStreamSlots } from './event-stream-slots.js';
-import { mcpPrincipalRefusal } from './mcp-access.js';
+import { mcpPrincipal } from './mcp-access.js';
 
 export interface ApiServerOptions {
   /** Default 127.0.0.1. */
@@ -94,13 +94,14 @@ export async function serveApi(runtime: ForgeRuntime, options: ApiServerOptions 
     handle: async (request, response) => {
       const pathname = (request.url ?? '/').split('?')[0];
       if (mcp !== undefined && (pathname === '/mcp' || pathname?.startsWith('/mcp/') === true)) {
-        const refusal = auth === 'accounts' ? await mcpPrincipalRefusal(request, authenticate) : undefined;
-        if (refusal !== undefined) {
+        if (auth !== 'accounts') return mcp.handle(request, response);
+        const access = await mcpPrincipal(request, authenticate);
+        if ('refusal' in access) {
           request.resume();
-          response.writeHead(refusal.status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: refusal.message }, id: null }));
+          response.writeHead(access.refusal.status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: access.refusal.message }, id: null }));
           return;
         }
-        return mcp.handle(request, response);
+        return mcp.handle(request, response, access.principal);
       }
       if (ApiReference.owns(pathname ?? '/')) return reference.serve(request, response, pathname ?? '/');
       if (webRoot !== null && WebApp.owns(pathname ?? '/')) {

@@ -1,3 +1,4 @@
+import type { Principal } from '../../core/index.js';
 import type { JsonSchemaObject } from '../../tools/mcp/index.js';
 
 /** One tool Forge offers to MCP clients. */
@@ -21,11 +22,13 @@ export interface ExposedToolResult {
 
 /**
  * A family of tools Forge exposes over MCP: registry tools marked exposable today, published skills
- * and promoted synthesized tools as they land. A source lists what it offers and runs a call it
- * listed, with arguments that already passed the tool's input schema. It must not leak internals a
- * customer should not see (traces, implementations): what `call` returns is what the client gets.
+ * and promoted synthesized tools as they land. A source lists what it offers `caller` (the principal of
+ * the request: its scopes and its account decide, as on the REST API) and runs a call it would list to
+ * that caller, with arguments that already passed the tool's input schema, as that caller's run. It
+ * must not leak internals a customer should not see (traces, implementations): what `call` returns is
+ * what the client gets.
  */
 export interface ExposedToolSource {
-  list(): Promise<ExposedTool[]>;
-  call(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ExposedToolResult>;
+  list(caller: Principal): Promise<ExposedTool[]>;
+  call(name: string, args: Record<string, unknown>, signal: AbortSignal, caller: Principal): Promise<ExposedToolResult>;
 }

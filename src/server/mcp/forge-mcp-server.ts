@@ -1,7 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import { ForgeError } from '../../core/index.js';
+import { ForgeError, OPERATOR, type Principal } from '../../core/index.js';
 import { inputSchemaFromJsonSchema } from '../../tools/mcp/index.js';
 import type { ExposedTool, ExposedToolSource } from './exposed-tool-source.js';
 
@@ -22,10 +22,10 @@ export function createForgeMcpServer(options: ForgeMcpServerOptions): Server {
   const server = new Server({ name: options.name, version: options.version }, { capabilities: { tools: { listChanged: false } } });
   const validators = new Map<string, { schema: string; validator: z.ZodType<Record<string, unknown>> }>();
 
-  async function owners(): Promise<Map<string, { tool: ExposedTool; source: ExposedToolSource }>> {
+  async function owners(caller: Principal): Promise<Map<string, { tool: ExposedTool; source: ExposedToolSource }>> {
     const byName = new Map<string, { tool: ExposedTool; source: ExposedToolSource }>();
     for (const source of options.sources) {
-      for (const tool of await source.list()) if (!byName.has(tool.name)) byName.set(tool.name, { tool, source });
+      for (const tool of await source.list(caller)) if (!byName.has(tool.name)) byName.set(tool.name, { tool, source });
     }
     return byName;
   }
@@ -39,12 +39,13 @@ export function createForgeMcpServer(options: ForgeMcpServerOptions): Server {
     return validator;
   }
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: [...(await owners()).values()].map(({ tool }) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema as { type: 'object' } })),
+  server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => ({
+    tools: [...(await owners(callerOf(extra.authInfo))).values()].map(({ tool }) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema as { type: 'object' } })),
   }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const owner = (await owners()).get(request.params.name);
+    const caller = callerOf(extra.authInfo);
+    const owner = (await owners(caller)).get(request.params.name);
     if (owner === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}".`);
     const parsed = validatorFor(owner.tool).safeParse(request.params.arguments ?? {});
     if (!parsed.success) {
@@ -53,7 +54,7 @@ export function createForgeMcpServer(options: ForgeMcpServerOptions): Server {
     }
     let result;
     try {
-      result = await owner.source.call(owner.tool.name, parsed.data, extra.signal);
+      result = await owner.source.call(owner.tool.name, parsed.data, extra.signal, caller);
     } catch (error) {
       // A refusal (the front door's, a skill input) reaches the client with its name and hint, as over the API and the CLI.
       if (!ForgeError.isInstance(error)) throw error;
@@ -67,4 +68,13 @@ export function createForgeMcpServer(options: ForgeMcpServerOptions): Server {
   });
 
   return server;
+}
+
+/**
+ * Who a request acts as: the principal the endpoint attached to it (see `StreamableHttpEndpoint.handle`),
+ * or the operator where nobody was attached (a server without accounts).
+ */
+function callerOf(authInfo: { readonly extra?: Record<string, unknown> } | undefined): Principal {
+  const principal = authInfo?.extra?.['principal'];
+  return principal === undefined ? OPERATOR : (principal as Principal);
 }

@@ -1,4 +1,4 @@
-import type { ForgeRuntime, RunPrincipal } from '../../compose/index.js';
+import type { ForgeRuntime } from '../../compose/index.js';
 import type { ExposedToolSource } from './exposed-tool-source.js';
 import { createForgeMcpServer } from './forge-mcp-server.js';
 import { createRegistryToolSource } from './registry-tool-source.js';
@@ -20,21 +20,21 @@ export interface RuntimeMcpEndpointOptions {
 /**
  * Forge's MCP endpoint over a runtime: exposed registry tools and published skills. Every call is a
  * run request submitted to the runtime's front door (`runs.submit`), a run of the run service (a `runs` row, a run log, stored events) through its dispatch (its
- * policy, approvals, guarded fetch); a skill replay marks the skill stale like any replay.
+ * policy, approvals, guarded fetch), of the caller's account (the operator's on a server without
+ * accounts); a skill replay marks the skill stale like any replay.
  */
 export function createRuntimeMcpEndpoint(runtime: ForgeRuntime, options: RuntimeMcpEndpointOptions): StreamableHttpEndpoint {
-  // The endpoint's callers hold its token; their runs are the operator's.
-  const principal: RunPrincipal = { userId: null };
   const registrySource = createRegistryToolSource({
     registry: runtime.registry,
     exposed: options.exposedTools,
-    call: async (name, args, signal) => (await (await runtime.runs.submit({ kind: 'tool_call', tool: name, input: args }, principal, { signal })).result()).outcome,
+    call: async (name, args, signal, userId) => (await (await runtime.runs.submit({ kind: 'tool_call', tool: name, input: args }, { userId }, { signal })).result()).outcome,
   });
   const skillSource = createSkillToolSource({
     skills: runtime.store.skills,
     published: options.publishedSkills ?? [],
     // Through the front door: in the scaled mode the replay runs on a worker, as the API's do.
-    replay: async (reference, inputs, signal) => (await runtime.runs.submit({ kind: 'skill_replay', skill: reference, inputs }, principal, { signal })).result(),
+    replay: async (reference, inputs, signal, userId) => (await runtime.runs.submit({ kind: 'skill_replay', skill: reference, inputs }, { userId }, { signal })).result(),
+    firstAdminId: () => runtime.accounts.firstAdminId(),
   });
   const sources = [registrySource, skillSource, ...(options.extraSources ?? [])];
   return new StreamableHttpEndpoint({

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Store } from '../../core/index.js';
+import { OPERATOR, type Store } from '../../core/index.js';
 import { openStore } from '../../adapters/store/index.js';
 import { createSkillToolSource } from './skill-tool-source.js';
 
@@ -31,8 +31,8 @@ describe('skills published over MCP', () => {
     await store.skills.save({ id: 'skill-notes', name: 'notes', description: 'v2', document: skill('Second version.'), note: 'edited' });
     const source = (published: string[]) => createSkillToolSource({ skills: store!.skills, published, replay: () => Promise.reject(new Error('listing replays nothing')) });
 
-    expect((await source(['notes@1']).list()).map((tool) => [tool.name, tool.description])).toEqual([['skill_notes', 'First version.']]);
-    expect((await source(['notes']).list()).map((tool) => tool.description)).toEqual(['Second version.']);
-    expect(await source(['notes@7']).list()).toEqual([]);
+    expect((await source(['notes@1']).list(OPERATOR)).map((tool) => [tool.name, tool.description])).toEqual([['skill_notes', 'First version.']]);
+    expect((await source(['notes']).list(OPERATOR)).map((tool) => tool.description)).toEqual(['Second version.']);
+    expect(await source(['notes@7']).list(OPERATOR)).toEqual([]);
   });
 });

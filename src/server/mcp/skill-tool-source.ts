@@ -1,4 +1,4 @@
-import type { SkillStore } from '../../core/index.js';
+import { ownsRecord, type Principal, type SkillStore } from '../../core/index.js';
 import { parseSkillDocument, parseSkillReference, skillProductView, type SkillDocument, type SkillReplayResult } from '../../skills/index.js';
 import type { ExposedTool, ExposedToolResult, ExposedToolSource } from './exposed-tool-source.js';
 
@@ -6,9 +6,14 @@ export interface SkillToolSourceOptions {
   readonly skills: SkillStore;
   /** Skills published over MCP, by name or `name@version`. Nothing is published unless named; a stale skill is left out. */
   readonly published: readonly string[];
-  /** Replays a published skill (by the reference it was published under) as a recorded run. */
-  readonly replay: (reference: string, inputs: Record<string, unknown>, signal: AbortSignal) => Promise<SkillReplayResult>;
+  /** Replays a published skill (by the reference it was published under) as a recorded run of the account `userId`. */
+  readonly replay: (reference: string, inputs: Record<string, unknown>, signal: AbortSignal, userId: string | null) => Promise<SkillReplayResult>;
+  /** The installation's first admin, owner of skills stored without an account; none when absent. */
+  readonly firstAdminId?: () => Promise<string | null>;
 }
+
+/** The scope a caller needs to see and run published skills, as for `POST /api/v1/skills/{skill}/run`. */
+export const SKILLS_SCOPE = 'skills:run';
 
 /** The MCP tool name of a skill: `skill_` and its kebab-case name. */
 export function skillToolName(skillName: string): string {
@@ -20,15 +25,19 @@ export function skillToolName(skillName: string): string {
  * its product description (`skillProductView`): the contract, never the steps or the recording. A call
  * replays the skill (deterministic when every value is known, guided otherwise) as a run of its own on
  * the event bus, and returns the replay's answer with its summary (mode, model calls, tokens, cost,
- * status), not its steps' arguments or outputs.
+ * status), not its steps' arguments or outputs. A caller sees and runs only the published skills its
+ * account owns (as on the REST API: another account's skill is not there at all), and only with
+ * `skills:run`; the replay is the caller's run.
  */
 export function createSkillToolSource(options: SkillToolSourceOptions): ExposedToolSource {
-  async function publishedDocuments(): Promise<Map<string, { document: SkillDocument; reference: string }>> {
+  async function publishedDocuments(caller: Principal): Promise<Map<string, { document: SkillDocument; reference: string }>> {
     const documents = new Map<string, { document: SkillDocument; reference: string }>();
+    if (!caller.scopes.includes(SKILLS_SCOPE)) return documents;
+    const firstAdminId = caller.via === 'operator' ? null : ((await options.firstAdminId?.()) ?? null);
     for (const reference of options.published) {
       const { idOrName, version } = parseSkillReference(reference);
       const record = await options.skills.get(idOrName, version);
-      if (record === undefined || record.status !== 'active') continue;
+      if (record === undefined || record.status !== 'active' || !ownsRecord(caller, record.userId, firstAdminId)) continue;
       const document = parseSkillDocument(record.document);
       documents.set(skillToolName(document.name), { document, reference });
     }
@@ -36,16 +45,16 @@ export function createSkillToolSource(options: SkillToolSourceOptions): ExposedT
   }
 
   return {
-    async list(): Promise<ExposedTool[]> {
-      return [...(await publishedDocuments())].map(([name, { document }]) => {
+    async list(caller): Promise<ExposedTool[]> {
+      return [...(await publishedDocuments(caller))].map(([name, { document }]) => {
         const view = skillProductView(document);
         return { name, description: view.description, inputSchema: view.inputs_schema };
       });
     },
-    async call(name, args, signal): Promise<ExposedToolResult> {
-      const published = (await publishedDocuments()).get(name);
+    async call(name, args, signal, caller): Promise<ExposedToolResult> {
+      const published = (await publishedDocuments(caller)).get(name);
       if (published === undefined) return { text: `Skill tool "${name}" is no longer published.`, isError: true };
-      const replay = await options.replay(published.reference, args, signal);
+      const replay = await options.replay(published.reference, args, signal, caller.userId);
       const summary = {
         run_id: replay.run_id,
         skill: replay.skill,

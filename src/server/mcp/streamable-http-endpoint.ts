@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { OPERATOR, type Principal } from '../../core/index.js';
 import { BoundedEventStore } from './bounded-event-store.js';
 import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS } from './session-limits.js';
 
@@ -30,6 +32,8 @@ const defaultMaxBodyBytes = 4 * 1024 * 1024;
 interface Session {
   readonly transport: StreamableHTTPServerTransport;
   readonly server: SessionServer;
+  /** The account that started it (`operator` without accounts): only its requests reach the session. */
+  readonly owner: string;
   /** Requests of this session still being answered (an open event stream counts until it closes). */
   openRequests: number;
   lastActive: number;
@@ -62,12 +66,18 @@ export class StreamableHttpEndpoint {
     this.sweeper = setInterval(() => void this.endIdleSessions(), Math.min(this.idleMs, 60_000)).unref();
   }
 
-  async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  /**
+   * Answers one request as `caller` (the operator when none is given: a server without accounts). The
+   * caller reaches the session's tools as its `authInfo`, and a session answers only the account that
+   * started it: another account's request naming it is told it does not exist.
+   */
+  async handle(request: IncomingMessage, response: ServerResponse, caller: Principal = OPERATOR): Promise<void> {
     await this.endIdleSessions();
+    (request as IncomingMessage & { auth?: AuthInfo }).auth = { token: '', clientId: ownerOf(caller), scopes: [...caller.scopes], extra: { principal: caller } };
     const sessionId = request.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = this.sessions.get(sessionId);
-      if (session === undefined) return reply(response, 404, -32001, 'Session not found: initialize a new session.');
+      if (session === undefined || session.owner !== ownerOf(caller)) return reply(response, 404, -32001, 'Session not found: initialize a new session.');
       this.track(session, response);
       if (request.method !== 'POST') return session.transport.handleRequest(request, response);
       const sessionBody = await this.readJson(request, response);
@@ -92,7 +102,7 @@ export class StreamableHttpEndpoint {
       sessionIdGenerator: () => randomUUID(),
       eventStore: new BoundedEventStore(),
       onsessioninitialized: (id) => {
-        const session: Session = { transport, server, openRequests: 0, lastActive: this.now() };
+        const session: Session = { transport, server, owner: ownerOf(caller), openRequests: 0, lastActive: this.now() };
         this.sessions.set(id, session);
         this.track(session, response);
       },
@@ -163,4 +173,8 @@ export class StreamableHttpEndpoint {
 function reply(response: ServerResponse, status: number, code: number, message: string): void {
   if (response.headersSent) return;
   response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+function ownerOf(caller: Principal): string {
+  return caller.userId === null ? 'operator' : `user:${caller.userId}`;
 }
