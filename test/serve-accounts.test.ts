@@ -348,6 +348,7 @@ describe('the HTTP API with accounts', () => {
       'GET /usage': { params: async () => ({}), touches: 'self' },
       'GET /tools/:tool': { params: async () => ({ tool: 'lookup' }), touches: 'self' },
       'POST /tools': { params: async () => ({}), body: { tool_source: 'export default 1;', test_source: 'export default 2;' }, touches: 'installation' },
+      'POST /tools/:tool/promote': { params: async () => ({ tool: 'no_such_tool' }), touches: 'installation' },
       'GET /mcp-servers': { params: async () => ({}), touches: 'installation' },
       'POST /mcp-servers': { params: async () => ({}), body: { name: 'matrix', url: 'http://127.0.0.1:9/mcp' }, touches: 'installation' },
       'POST /mcp-servers/:server/remove': { params: async () => ({ server: 'no-such-server' }), touches: 'installation' },
