@@ -33,7 +33,8 @@ import { groundTruthRescueAnswer, oracleInputs, skillStepActions } from './harne
 const verbose = process.argv.includes('--verbose');
 
 function withPolicy(runtime: ForgeRuntime): ForgeRuntime {
-  return { ...runtime, policy: allowEveryCall };
+  // The run front door reads the policy from the runtime itself: set it there, not on a copy.
+  return Object.assign(runtime, { policy: allowEveryCall });
 }
 const realModel = process.env['TAUBENCH_MODEL']?.trim() || undefined;
 

@@ -61,7 +61,8 @@ export class RetailSkillsWorld {
     mock.on({ predicate: (request) => (request.tools?.length ?? 0) > 0 }, (request) => started.world!.agent.respond(request));
     await mock.start();
     const opened = await openRuntime({ FORGE_HOME: home, FORGE_MODEL: 'openai:gpt-4.1-mini', OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: `${mock.url}/v1`, FORGE_ALLOW_HOSTS: new URL(server.url).host }, home);
-    const runtime = { ...opened, policy: allowEveryCall };
+    // The runtime's own services (its run front door) read the policy from the runtime itself: set it there, not on a copy.
+    const runtime = Object.assign(opened, { policy: allowEveryCall });
     await runtime.mcp.add({ name: 'retail', url: server.url, transport: 'streamable-http', trustAnnotations: true });
     started.world = new RetailSkillsWorld(server, mock, runtime, home);
     return started.world;
@@ -116,7 +117,7 @@ export class RetailSkillsWorld {
 
   /** A second runtime on the same data with no model configured at all (no rescue can be asked). */
   async runtimeWithoutModel(): Promise<ForgeRuntime> {
-    return { ...(await openRuntime({ FORGE_HOME: this.home, FORGE_ALLOW_HOSTS: new URL(this.server.url).host }, this.home)), policy: allowEveryCall };
+    return Object.assign(await openRuntime({ FORGE_HOME: this.home, FORGE_ALLOW_HOSTS: new URL(this.server.url).host }, this.home), { policy: allowEveryCall });
   }
 
   async close(): Promise<void> {
