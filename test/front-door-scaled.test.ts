@@ -83,7 +83,10 @@ describe('the front door in the scaled mode: an MCP-served skill replay runs on 
     const result = await client.callTool({ name: 'skill_fact-lookup', arguments: { key: 'comets' } });
 
     expect(result.isError).toBeUndefined();
-    expect(result.content).toEqual([{ type: 'text', text: JSON.stringify({ key: 'comets', fact: 'the fact about comets' }) }]);
+    // The replay's answer as readable JSON: its content is the contract, not its layout.
+    const content = result.content as { type: string; text: string }[];
+    expect(content.map((part) => part.type)).toEqual(['text']);
+    expect(JSON.parse(content[0]!.text)).toEqual({ key: 'comets', fact: 'the fact about comets' });
     const runId = (result.structuredContent as { run_id: string }).run_id;
     expect(result.structuredContent).toMatchObject({ skill: 'fact-lookup', status: 'completed', mode: 'deterministic', llm_calls: 0 });
     expect(lookups).toEqual(['comets']);

@@ -51,7 +51,9 @@ describe('Forge as a library', () => {
     const report = JSON.parse(stdout) as Record<string, Record<string, unknown>>;
     expect(report['run']).toMatchObject({ status: 'completed', answer: "'to be or not to be' has 6 words.", llm_calls: 2, tools: ['word_count'] });
     expect(report['skill']).toEqual({ name: 'count-words', version: 1, input: 'topic' });
-    expect(report['replay']).toMatchObject({ status: 'completed', mode: 'deterministic', llm_calls: 0, output: '{"words":4}' });
+    expect(report['replay']).toMatchObject({ status: 'completed', mode: 'deterministic', llm_calls: 0 });
+    // The replay's step output is readable JSON: compared by content, not layout.
+    expect(JSON.parse(String(report['replay']!['output']))).toEqual({ words: 4 });
     expect(report['call']).toEqual({ ok: true, output: '{"words":3}' });
     // The model was asked twice, by the agent run only.
     expect(requestsMentioning(world.mock, TASK)).toHaveLength(2);
