@@ -178,5 +178,8 @@ describe('forge approvals', () => {
     expect(refused.code, refused.stderr).toBe(0);
     expect(JSON.parse(refused.stdout)).toMatchObject({ status: 'completed', steps: [expect.objectContaining({ ok: false, error: expect.objectContaining({ name: 'ApprovalDeniedError' }) })] });
     expect(hits('/refused')).toBe(0);
+    // The refusal tells the CLI user how to answer next time.
+    const [step] = (JSON.parse(refused.stdout) as { steps: { error: { message: string } }[] }).steps;
+    expect(step?.error.message).toContain('--wait-for-approval');
   }, 60_000);
 });

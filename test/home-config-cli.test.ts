@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { LLMock } from '@copilotkit/aimock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forgeEnvironmentSchema } from '../src/compose/index.js';
 import { CONFIG_SETTINGS } from '../src/config/index.js';
@@ -151,7 +152,21 @@ describe('forge doctor', () => {
     const refused = await doctor({ FORGE_SEARCH: 'searxng', FORGE_SEARXNG_URL: `http://${searchHost}` });
     expect(refused.get('search')).toMatchObject({ status: 'failed', fix: expect.stringContaining('forge config set allow_hosts') });
     const none = await doctor({});
-    expect(none.get('search')).toMatchObject({ status: 'failed', detail: 'no search provider is set', fix: expect.stringContaining('forge init --search') });
+    expect(none.get('search')).toMatchObject({ status: 'warning', detail: expect.stringContaining('no search provider is set'), fix: expect.stringContaining('forge init --search') });
+  }, 60_000);
+
+  it('passes (exit 0) with a warning when only the optional search provider is not set up', async () => {
+    const mock = new LLMock({ port: 0, host: '127.0.0.1' });
+    await mock.start();
+    try {
+      mock.on({ userMessage: 'Reply with the single word OK.' }, { content: 'OK', usage: { prompt_tokens: 7, completion_tokens: 1 } });
+      const checks = await doctor({ FORGE_MODEL: `openai-compatible:doctor-model@${mock.url}/v1`, FORGE_ALLOW_HOSTS: new URL(mock.url).host });
+      expect(checks.get('model')?.status).toBe('ok');
+      expect(checks.get('search')?.status).toBe('warning');
+      expect(checks.code).toBe(0);
+    } finally {
+      await mock.stop();
+    }
   }, 60_000);
 
   it('names the guard setting, the home and the settings when they are broken', async () => {

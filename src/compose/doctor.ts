@@ -13,10 +13,13 @@ import { loadConfig, type Environment, type ForgeConfig } from '../config/forge-
 
 export type DoctorCheckName = 'settings' | 'guard' | 'store' | 'sandbox' | 'model' | 'search';
 
-/** One check's verdict: `fix` says what to change when it did not pass. */
+/**
+ * One check's verdict: `fix` says what to change when it did not pass. `warning` is a part that is not
+ * set up but is optional (Forge works without it); it does not fail the doctor.
+ */
 export interface DoctorCheck {
   readonly check: DoctorCheckName;
-  readonly status: 'ok' | 'failed' | 'skipped';
+  readonly status: 'ok' | 'warning' | 'failed' | 'skipped';
   readonly detail: string;
   readonly fix?: string;
 }
@@ -124,7 +127,7 @@ async function checkSearch(config: ForgeConfig, timeoutMs: number): Promise<Doct
   try {
     const search = searchConfigFromEnv(config.env);
     if (search.provider === undefined) {
-      return { check: 'search', status: 'failed', detail: 'no search provider is set', fix: 'Set one: forge init --search searxng --searxng-url <url> (a SearXNG on your network also needs allow_hosts host:port), or --search tavily / brave with its key.' };
+      return { check: 'search', status: 'warning', detail: 'no search provider is set (optional: without one, web_search is not offered)', fix: 'Set one: forge init --search searxng --searxng-url <url> (a SearXNG on your network also needs allow_hosts host:port), or --search tavily / brave with its key.' };
     }
     provider = selectSearchProvider(search);
     fetch = createGuardedFetch(guardedFetchOptionsFromEnv(config.env));
@@ -151,6 +154,11 @@ async function checkSearch(config: ForgeConfig, timeoutMs: number): Promise<Doct
  * the model answers one short prompt and the search engine answers one query (both direct health checks
  * through their real clients, never a tool's `execute`; the search through the guard). A check that fails says what to change.
  */
+/** Whether the doctor passes: nothing failed (warnings name optional parts that are not set up). */
+export function doctorPassed(checks: readonly DoctorCheck[]): boolean {
+  return checks.every((check) => check.status !== 'failed' && check.status !== 'skipped');
+}
+
 export async function runDoctor(env: Environment, cwd: string, parts: DoctorParts = {}): Promise<DoctorCheck[]> {
   let config: ForgeConfig;
   try {

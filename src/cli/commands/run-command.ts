@@ -99,6 +99,9 @@ is not run again (the run fails, naming it). Exit codes: 0 completed, 1 failed, 
     });
 }
 
+/** What a refused approval tells the CLI user: how to answer it next time. */
+const NO_APPROVER_ADVICE = 'run it again with --wait-for-approval and answer from another terminal (forge approvals approve <run> <call>), or change the policy (forge policy set <tool> allow)';
+
 async function runCommand(task: string, options: RunCommandOptions): Promise<number> {
   const json = options.json === true;
   if (options.resume !== undefined) {
@@ -129,14 +132,14 @@ async function runCommand(task: string, options: RunCommandOptions): Promise<num
   let runtime: ForgeRuntime | undefined;
   try {
     // Loaded on use, so `forge --help` and other commands start fast.
-    const { openRuntime, resumeTask, runAgentTask, runTask, runTaskWithSkills, storedApprovals, waitAndResume } = await import('../../compose/index.js');
+    const { openRuntime, refusingApprovals, resumeTask, runAgentTask, runTask, runTaskWithSkills, storedApprovals, waitAndResume } = await import('../../compose/index.js');
     const { attachRunView } = await import('../run-view.js');
     runtime = await openRuntime(process.env, process.cwd(), { redactor: cliRedactor });
     const view = await attachRunView(runtime.bus, { json, tui: options.tui });
     const wait = options.waitForApproval === true;
     let result;
     try {
-      const approvals = wait ? { approvals: storedApprovals(runtime) } : {};
+      const approvals = { approvals: wait ? storedApprovals(runtime) : refusingApprovals(NO_APPROVER_ADVICE) };
       result =
         options.resume !== undefined
           ? await resumeTask(runtime, options.resume, { signal: controller.signal, ...approvals })
