@@ -60,10 +60,15 @@ describe('forge config and forge init', () => {
 
     const secret = 'sk-live-0123456789abcdef';
     expect((await runCli(['config', 'set', 'openai_api_key', secret], env, { cwd: project })).stdout).not.toContain(secret);
+    // No project file yet: the list says so rather than listing it as a file in use.
+    const beforeProjectFile = JSON.parse((await runCli(['config', 'list', '--json'], env, { cwd: project })).stdout) as { project_file_exists: boolean; home_file_exists: boolean };
+    expect(beforeProjectFile).toMatchObject({ project_file_exists: false, home_file_exists: true });
+    expect((await runCli(['config', 'list'], env, { cwd: project })).stdout).toContain(`${path.join(project, 'forge.config.json')} (project, not there yet)`);
     expect((await runCli(['config', 'set', 'model', 'anthropic:claude-sonnet-4-6', '--project'], env, { cwd: project })).code).toBe(0);
 
     const listed = await runCli(['config', 'list', '--json'], { ...env, FORGE_SEARXNG_URL: 'http://127.0.0.1:9999' }, { cwd: project });
     expect(listed.stdout).not.toContain(secret);
+    expect(JSON.parse(listed.stdout)).toMatchObject({ project_file_exists: true, home_file_exists: true });
     const settings = new Map((JSON.parse(listed.stdout) as { settings: { key: string; value: string | null; source: string }[] }).settings.map((entry) => [entry.key, entry]));
     expect(settings.get('model')).toMatchObject({ value: 'anthropic:claude-sonnet-4-6', source: 'project-file' });
     expect(settings.get('search')).toMatchObject({ value: 'searxng', source: 'home-file' });

@@ -19,7 +19,10 @@ export interface SettingEntry {
 export interface LayeredSettings {
   readonly home: ForgeHome;
   readonly projectFile: string;
+  /** Whether the project file exists (a setting may be written to it either way). */
+  readonly projectFileExists: boolean;
   readonly homeFile: string;
+  readonly homeFileExists: boolean;
   /** The environment with every file setting the environment does not set filled in, FORGE_HOME resolved. */
   readonly env: Environment;
   readonly entries: readonly SettingEntry[];
@@ -36,10 +39,12 @@ function present(value: string | undefined): value is string {
  */
 export function resolveLayeredSettings(env: Environment, cwd: string): LayeredSettings {
   const projectFile = path.resolve(cwd, CONFIG_FILE_NAME);
-  const project: ConfigFile = readConfigFile(projectFile) ?? {};
+  const projectContents = readConfigFile(projectFile);
+  const project: ConfigFile = projectContents ?? {};
   const home = resolveForgeHome(env, cwd, typeof project.home === 'string' ? project.home : undefined, projectFile);
   const homeFile = path.join(home.path, CONFIG_FILE_NAME);
-  const homeContents: ConfigFile = homeFile === projectFile ? {} : (readConfigFile(homeFile, { inHome: true }) ?? {});
+  const homeRead = homeFile === projectFile ? projectContents : readConfigFile(homeFile, { inHome: true });
+  const homeContents: ConfigFile = homeFile === projectFile ? {} : (homeRead ?? {});
   const merged: Record<string, string | undefined> = { ...env, FORGE_HOME: home.path };
   const entries = CONFIG_KEYS.map((key): SettingEntry => {
     const { variable } = settingOf(key);
@@ -55,5 +60,5 @@ export function resolveLayeredSettings(env: Environment, cwd: string): LayeredSe
     if (value !== undefined) merged[variable] = value;
     return { key, variable, value, source, ...(file === undefined ? {} : { file }) };
   });
-  return { home, projectFile, homeFile, env: merged, entries };
+  return { home, projectFile, projectFileExists: projectContents !== undefined, homeFile, homeFileExists: homeRead !== undefined, env: merged, entries };
 }

@@ -50,12 +50,13 @@ Keys mirror the environment variables (model = FORGE_MODEL, allow_hosts = FORGE_
       await guarded(json, ({ listSettings }) => {
         const { settings, shown } = listSettings(process.env, process.cwd());
         if (json) {
-          printJson({ home: settings.home, project_file: settings.projectFile, home_file: settings.homeFile, settings: shown.map(asJson) });
+          printJson({ home: settings.home, project_file: settings.projectFile, project_file_exists: settings.projectFileExists, home_file: settings.homeFile, home_file_exists: settings.homeFileExists, settings: shown.map(asJson) });
           return;
         }
         const width = Math.max(...shown.map((setting) => setting.key.length));
         const lines = shown.map((setting) => `${setting.key.padEnd(width)}  ${setting.value ?? '-'}    [${sourceText(setting)}]`);
-        printOut(`home: ${settings.home.path} (${settings.home.reason})\nfiles: ${settings.projectFile} (project), ${settings.homeFile} (home)\n\n${lines.join('\n')}\n`);
+        const fileLine = (file: string, role: string, exists: boolean) => `${file} (${role}${exists ? '' : ', not there yet'})`;
+        printOut(`home: ${settings.home.path} (${settings.home.reason})\nfiles: ${fileLine(settings.projectFile, 'project', settings.projectFileExists)}, ${fileLine(settings.homeFile, 'home', settings.homeFileExists)}\n\n${lines.join('\n')}\n`);
       });
     });
 

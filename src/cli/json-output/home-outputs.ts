@@ -15,7 +15,16 @@ const settingSchema = z
   })
   .strict();
 
-export const configListOutputSchema = z.object({ home: homeOutputSchema, project_file: z.string(), home_file: z.string(), settings: z.array(settingSchema) }).strict();
+export const configListOutputSchema = z
+  .object({
+    home: homeOutputSchema,
+    project_file: z.string(),
+    project_file_exists: z.boolean().describe('Whether ./forge.config.json exists (`forge config set --project` creates it).'),
+    home_file: z.string(),
+    home_file_exists: z.boolean(),
+    settings: z.array(settingSchema),
+  })
+  .strict();
 export const configGetOutputSchema = settingSchema;
 export const configSetOutputSchema = z.object({ key: z.string(), value: z.string().nullable(), file: z.string() }).strict();
 export const configUnsetOutputSchema = z.object({ key: z.string(), file: z.string() }).strict();
