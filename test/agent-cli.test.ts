@@ -45,7 +45,12 @@ describe('forge agent and forge run --agent', () => {
     expect(edited.code, edited.stderr).toBe(0);
     expect(JSON.parse(edited.stdout)).toMatchObject({ version: { version: 2, message: 'read only', changed_fields: expect.arrayContaining(['tools.http_request', 'system_prompt']) } });
     const rolled = await runCli(['agent', 'rollback', 'bookkeeper', '1'], world.env);
-    expect(rolled.stdout).toContain('now runs version 1');
+    expect(rolled.stdout).toContain('now runs version 3 (the definition of v1, saved again)');
+    // A rollback saves a new version, as skill and policy rollbacks do; --json names the active one.
+    const versions = JSON.parse((await runCli(['agent', 'versions', 'bookkeeper', '--json'], world.env)).stdout) as { active_version: number; versions: { version: number; message: string; changed_fields: string[] }[] };
+    expect(versions.active_version).toBe(3);
+    expect(versions.versions[0]).toMatchObject({ version: 3, message: 'rollback to v1', changed_fields: expect.arrayContaining(['system_prompt']) });
+    expect(versions.versions).toHaveLength(3);
 
     const run = await runCli(['run', '--no-tui', '--json', '--model', MODEL, '--agent', 'bookkeeper@2', '--param', 'account=ACME-7', '--param', 'depth=thorough', 'audit the books'], world.env);
     expect(run.code, run.stderr).toBe(0);
@@ -58,20 +63,20 @@ describe('forge agent and forge run --agent', () => {
     expect(JSON.stringify(body.messages)).toContain('Audit ACME-7 (thorough). [read_url]');
     expect((body.tools ?? []).map((tool) => tool.function.name)).toEqual(['read_url']);
 
-    // The active version (1, after the rollback) is what a run without @version gets.
+    // The active version (3, v1's definition, after the rollback) is what a run without @version gets.
     const active = await runCli(['run', '--no-tui', '--json', '--model', MODEL, '--agent', 'bookkeeper', '--param', 'account=ACME-8', 'audit the books'], world.env);
     const activeRun = JSON.parse(active.stdout) as { run_id: string };
-    expect((JSON.parse((await runCli(['runs', 'show', activeRun.run_id, '--json'], world.env)).stdout) as { agent: unknown }).agent).toEqual({ slug: 'bookkeeper', version: 1 });
+    expect((JSON.parse((await runCli(['runs', 'show', activeRun.run_id, '--json'], world.env)).stdout) as { agent: unknown }).agent).toEqual({ slug: 'bookkeeper', version: 3 });
   }, 90_000);
 
   it('diffs versions, exports YAML that imports back, refuses credentials, and asks for a missing parameter before any model call', async () => {
     const diff = await runCli(['agent', 'diff', 'bookkeeper', '1', '2'], world.env);
     expect(diff.stdout).toContain('tools.http_request');
-    const exported = await runCli(['agent', 'export', 'bookkeeper@2'], world.env);
+    const exported = await runCli(['agent', 'export', 'bookkeeper'], world.env);
     expect(exported.stdout).toContain('slug: bookkeeper');
     await writeFile(file('exported.yaml'), exported.stdout);
     const reimported = await runCli(['agent', 'import', file('exported.yaml')], world.env);
-    // The export of v2 is v2 itself: importing it over the latest (v2) changes nothing, and says so.
+    // The export of the active version (the latest, v3) is v3 itself: importing it changes nothing, and says so.
     expect(reimported.code).toBe(2);
     expect(reimported.stderr).toContain('nothing to save');
 

@@ -105,7 +105,8 @@ describe('agent definitions over the HTTP API', () => {
     expect(await refusal(ada.diffAgent('researcher', 1, 7))).toMatchObject({ status: 404, code: 'NotFoundError' });
 
     const rolledBack = await ada.rollbackAgent('researcher', 1);
-    expect(rolledBack).toMatchObject({ agent: { active_version: 1, latest_version: 2 }, version: { version: 1 } });
+    expect(rolledBack).toMatchObject({ agent: { active_version: 3, latest_version: 3 }, version: { version: 3, message: 'rollback to v1' } });
+    expect((await ada.agentVersions('researcher')).active_version).toBe(3);
     expect((await ada.getAgent('researcher')).definition['system_prompt']).toBe('You research things.');
     expect((await ada.getAgent('researcher@2')).definition['parameters']).toEqual([{ name: 'topic', type: 'text', required: true, description: 'What to research.' }]);
     expect(await refusal(ada.rollbackAgent('researcher', 9))).toMatchObject({ status: 404 });
@@ -152,7 +153,7 @@ describe('agent definitions over the HTTP API', () => {
     const inEdit = await refusal(ada.editAgent('researcher', { definition: { ...researcherV2, tools: { lookup: 'allowed' }, description: SECRET } }));
     expect(inEdit).toMatchObject({ status: 400, code: 'AgentSecretValueError' });
     expect((await ada.listAgents()).length).toBe(before);
-    expect((await ada.agentVersions('researcher')).versions).toHaveLength(2);
+    expect((await ada.agentVersions('researcher')).versions).toHaveLength(3);
 
     // A definition stored before the guard existed (written to the store directly) leaves redacted.
     await runtime.store.agents.create('legacy', { name: 'Legacy', definition: { ...researcherV1, name: 'Legacy', slug: 'legacy', description: `Uses ${SECRET}.` }, changedFields: ['(created)'], message: 'old', author: 'ada' }, { userId: null });
@@ -216,7 +217,7 @@ describe('agent definitions over the HTTP API', () => {
     ];
     for (const refused of refusals) expect(refused).toMatchObject({ status: 403, code: 'AdminOnly' });
     expect((await ada.listAgents()).map((agent) => agent.slug)).toEqual(['researcher']);
-    expect(await ada.getAgent('researcher')).toMatchObject({ agent: { active_version: 1, latest_version: 2 } });
+    expect(await ada.getAgent('researcher')).toMatchObject({ agent: { active_version: 3, latest_version: 3 } });
 
     expect((await bob.listAgents()).map((agent) => agent.slug)).toEqual(['researcher']);
     expect((await bob.getAgent('researcher@2')).version.version).toBe(2);

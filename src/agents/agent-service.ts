@@ -43,7 +43,7 @@ function refuseSecrets(value: unknown): void {
 /**
  * Agent definitions for the CLI and the API: every save validates with the one schema, refuses
  * credential-looking values, and makes a new immutable version (full snapshot, changed fields, message,
- * author) that becomes the active one; rollback moves the active pointer. Whenever the active version
+ * author) that becomes the active one; a rollback saves an earlier version's definition as the newest. Whenever the active version
  * changes, its tool access is saved as the agent's policy scope, where it never relaxes the
  * installation's blocks.
  */
@@ -121,18 +121,36 @@ export class AgentService {
     return this.parts.store.versions(slug);
   }
 
+  /** The agent (its active and latest version) with its versions, newest first. */
+  async history(slug: string): Promise<{ readonly agent: AgentRecord; readonly versions: AgentVersionRecord[] }> {
+    const agent = await this.require(slug);
+    return { agent, versions: await this.parts.store.versions(slug) };
+  }
+
   /** The fields that differ between two versions. */
   async diff(slug: string, from: number, to: number): Promise<AgentDefinitionChange[]> {
     const [before, after] = [await this.definitionAt(slug, from), await this.definitionAt(slug, to)];
     return diffAgentDefinitions(before.definition, after.definition);
   }
 
-  /** Makes an earlier (or later) version the active one; runs started from now on use it. */
-  async rollback(slug: string, version: number): Promise<AgentAtVersion> {
-    const { version: record, definition } = await this.definitionAt(slug, version);
-    const agent = await this.parts.store.setActive(slug, version);
-    if (agent === undefined) throw new NotFoundError('agent version', `${slug}@${version}`, `See the versions with \`forge agent versions ${slug}\`.`);
-    return { agent, version: record, definition };
+  /**
+   * Rolls back to an earlier version by saving its definition again as the newest version (message
+   * "rollback to vN"), as skill and policy rollbacks do: history only grows, and runs started from now on
+   * use the new version. Rolling back to the definition already in force saves nothing.
+   */
+  async rollback(slug: string, version: number, by: AgentAuthor): Promise<AgentAtVersion> {
+    const agent = await this.require(slug);
+    const target = await this.definitionAt(slug, version);
+    const latest = await this.definitionAt(slug, agent.latestVersion);
+    const changes = diffAgentDefinitions(latest.definition, target.definition);
+    if (changes.length === 0) {
+      const active = agent.activeVersion === agent.latestVersion ? agent : await this.parts.store.setActive(slug, agent.latestVersion);
+      return { agent: active ?? agent, version: latest.version, definition: latest.definition };
+    }
+    const saved = await this.parts.store.addVersion(slug, { name: target.definition.name, definition: target.definition, changedFields: changes.map((change) => change.path), message: by.message ?? `rollback to v${version}`, author: by.author }, agent.latestVersion);
+    if (saved === undefined) throw new AgentDefinitionError([{ path: '(definition)', message: `was changed by someone else during the rollback (it is past version ${agent.latestVersion})` }], 'Show the agent\'s versions again and roll back once more.');
+    await this.savePolicy(target.definition, saved.version.version, by);
+    return { ...saved, definition: target.definition };
   }
 
   /** Removes the agent and its versions (runs keep the version they ran, and their scopes stay as they were). */

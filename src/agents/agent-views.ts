@@ -21,7 +21,7 @@ export const agentVersionSchema = z
 
 export const agentDetailSchema = z.object({ agent: agentSummarySchema, version: agentVersionSchema, definition: z.record(z.string(), z.unknown()) }).strict();
 export const agentListSchema = z.object({ agents: z.array(agentSummarySchema) }).strict();
-export const agentVersionsSchema = z.object({ slug: z.string(), versions: z.array(agentVersionSchema) }).strict();
+export const agentVersionsSchema = z.object({ slug: z.string(), active_version: z.number().int().positive().describe('The version runs without @version use.'), versions: z.array(agentVersionSchema) }).strict();
 export const agentChangeSchema = z.object({ path: z.string(), before: z.unknown().optional(), after: z.unknown().optional() }).strict();
 export const agentEditedSchema = agentDetailSchema.extend({ changes: z.array(agentChangeSchema).describe('What this version changed against the one before.') });
 export const agentRemovedSchema = z.object({ removed: z.string().describe('The slug of the agent removed.') }).strict();
@@ -33,6 +33,11 @@ export function agentSummaryView(agent: AgentRecord): z.infer<typeof agentSummar
 
 export function agentVersionView(version: AgentVersionRecord): z.infer<typeof agentVersionSchema> {
   return { slug: version.slug, version: version.version, changed_fields: [...version.changedFields], message: version.message, author: version.author, created_at: version.createdAt };
+}
+
+/** `forge agent versions --json` and `GET /agents/{slug}/versions`: one presenter. */
+export function agentVersionsView(agent: AgentRecord, versions: readonly AgentVersionRecord[]): z.infer<typeof agentVersionsSchema> {
+  return { slug: agent.slug, active_version: agent.activeVersion, versions: versions.map(agentVersionView) };
 }
 
 export function agentDetailView(shown: { agent: AgentRecord; version: AgentVersionRecord; definition: object }): z.infer<typeof agentDetailSchema> {

@@ -77,7 +77,7 @@ describe('runAgentTask', () => {
     const agents = await agentServiceOf(runtime);
     await agents.create(definition('v1 prompt for {{ params.account }}', { ledger_read: 'allowed', ledger_write: 'allowed' }), { author: 'ada', userId: null });
     await agents.edit('bookkeeper', definition('Look at {{ params.account }} ({{ params.depth }}, at most {{ params.limit }}).{% for tool in system.tools %} [{{ tool.name }}]{% endfor %}', { ledger_read: 'allowed', ledger_write: 'disabled' }), { author: 'ada', userId: null, message: 'no writes' });
-    await agents.rollback('bookkeeper', 1);
+    await agents.rollback('bookkeeper', 1, { author: 'ada', userId: null });
 
     const result = await runAgentTask(runtime, { agent: 'bookkeeper@2', task: 'close the books', model: 'openai:gpt-4.1-mini', params: { account: 'ACME-7', limit: '9' }, maxRetries: 0 });
     expect(result).toMatchObject({ status: 'completed', answer: 'The books are closed.' });

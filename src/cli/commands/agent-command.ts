@@ -45,8 +45,8 @@ export function registerAgentCommand(program: Command): void {
 A definition (YAML or JSON, one schema) gives an agent its identity, model, tools (per tool or pattern:
 allowed, approval or disabled), typed parameters, outputs, the skills it may replay and a system prompt
 template (Liquid: variables, loops, conditionals, filters; no files, no code). Every save is a new
-immutable version and becomes the active one; runs record the version they ran; rollback moves the
-active version. An agent's tool access is its policy scope (agent:<slug>): it never relaxes a block of
+immutable version and becomes the active one; runs record the version they ran; rollback saves an
+earlier version's definition again as the newest (history only grows, as for skills and policy). An agent's tool access is its policy scope (agent:<slug>): it never relaxes a block of
 the installation's policy.
 
 Examples:
@@ -140,11 +140,10 @@ Examples:
       const json = options.json === true;
       await withRuntime(json, async (runtime) => {
         const service = await agentsOf(runtime);
-        const { agentVersionView } = await views();
-        const versions = await service.versions(slug);
-        const active = (await service.show(slug)).agent.activeVersion;
-        if (json) printJson({ slug, versions: versions.map(agentVersionView) });
-        else printOut(`${versions.map((version) => `v${version.version}${version.version === active ? ' (active)' : ''}  ${version.createdAt}  ${version.author}  ${version.message}\n    changed: ${version.changedFields.join(', ')}`).join('\n')}\n`);
+        const { agentVersionsView } = await views();
+        const { agent, versions } = await service.history(slug);
+        if (json) printJson(agentVersionsView(agent, versions));
+        else printOut(`${versions.map((version) => `v${version.version}${version.version === agent.activeVersion ? ' (active)' : ''}  ${version.createdAt}  ${version.author}  ${version.message}\n    changed: ${version.changedFields.join(', ')}`).join('\n')}\n`);
         return EXIT.ok;
       });
     });
@@ -170,7 +169,7 @@ Examples:
 
   agent
     .command('rollback')
-    .description('Make another version the active one: runs started from now on use it.')
+    .description("Roll back: save an earlier version's definition again as the newest version; runs started from now on use it.")
     .argument('<slug>', 'the agent')
     .argument('<version>', 'the version', positiveVersion)
     .option('--json', 'print JSON')
@@ -179,9 +178,9 @@ Examples:
       await withRuntime(json, async (runtime) => {
         const service = await agentsOf(runtime);
         const { agentDetailView } = await views();
-        const rolled = await service.rollback(slug, version);
+        const rolled = await service.rollback(slug, version, { author: author(), userId: null });
         if (json) printJson(agentDetailView(rolled));
-        else printOut(`${slug} now runs version ${version} (latest is v${rolled.agent.latestVersion}).\n`);
+        else printOut(`${slug} now runs version ${rolled.version.version}${rolled.version.version === version ? '' : ` (the definition of v${version}, saved again)`}.\n`);
         return EXIT.ok;
       });
     });

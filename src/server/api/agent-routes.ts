@@ -8,7 +8,7 @@ import {
   agentDiffSchema,
   agentListSchema,
   agentSummaryView,
-  agentVersionView,
+  agentVersionsView,
   agentVersionsSchema,
   importAgentYaml,
   type AgentAuthor,
@@ -124,8 +124,8 @@ export const agentRoutes: readonly ApiRoute[] = [
     access: 'signed-in',
     response: agentVersionsSchema,
     async handle(context) {
-      const slug = slugOf(context);
-      return { slug, versions: (await (await agentServiceOf(context.runtime)).versions(slug)).map(agentVersionView) };
+      const { agent, versions } = await (await agentServiceOf(context.runtime)).history(slugOf(context));
+      return agentVersionsView(agent, versions);
     },
   },
   {
@@ -162,14 +162,14 @@ export const agentRoutes: readonly ApiRoute[] = [
   {
     method: 'post',
     path: '/agents/:slug/rollback',
-    summary: 'Make another version the active one: runs started from now on use it (admin).',
+    summary: "Roll back: save an earlier version's definition again as the newest version, which runs use from now on (admin).",
     access: 'agents:write',
     body: agentRollbackRequestSchema,
     response: agentDetailSchema,
     async handle(context) {
       adminsOnly(context);
       const { version } = agentRollbackRequestSchema.parse(context.body);
-      return agentDetailView(await (await agentServiceOf(context.runtime)).rollback(slugOf(context), version));
+      return agentDetailView(await (await agentServiceOf(context.runtime)).rollback(slugOf(context), version, authorOf(context, undefined)));
     },
   },
   {
