@@ -89,6 +89,9 @@ describe('forge agent and forge run --agent', () => {
     const missing = await runCli(['run', '--no-tui', '--model', MODEL, '--agent', 'bookkeeper@2', 'audit the books'], world.env);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('account');
+    // Worded for the command line, not for a chat: it names --param, never "Reply with …".
+    expect(missing.stderr).toContain('--param account=value');
+    expect(missing.stderr).not.toContain('Reply with');
     expect(world.mock.getRequests().length).toBe(before);
     const conflict = await runCli(['run', '--no-tui', '--agent', 'bookkeeper', '--tools', 'read_url', 'x'], world.env);
     expect(conflict.code).toBe(2);

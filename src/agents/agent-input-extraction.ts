@@ -328,20 +328,30 @@ function kindOf(parameter: AgentParameter): string {
 }
 
 /**
- * What a chat asks when an extraction left required parameters without a value or rejected a stated
- * one, or undefined when it did neither. The reply it suggests (`name: value`, one a line) is the form
- * `extractAgentParameters` reads without a model.
+ * What is wrong with the parameters an extraction read: one line per required parameter it left
+ * without a value or stated value it rejected, in definition order; empty when there is nothing to ask.
  */
-export function parameterQuestion(definition: Pick<AgentDefinition, 'name' | 'parameters'>, extraction: Pick<AgentParameterExtraction, 'missing' | 'rejected'>): string | undefined {
-  const asked: AgentParameter[] = [];
+export function parameterProblems(definition: Pick<AgentDefinition, 'parameters'>, extraction: Pick<AgentParameterExtraction, 'missing' | 'rejected'>): { readonly asked: readonly string[]; readonly lines: readonly string[] } {
+  const asked: string[] = [];
   const lines: string[] = [];
   for (const parameter of definition.parameters) {
     const rejected = extraction.rejected.find((entry) => entry.name === parameter.name);
-    if (rejected !== undefined) lines.push(`- ${parameter.name}: ${JSON.stringify(rejected.given)} ${rejected.problem}`);
-    else if (extraction.missing.includes(parameter.name)) lines.push(`- ${parameter.name} (${kindOf(parameter)})${parameter.description === '' ? '' : `: ${parameter.description}`}`);
+    if (rejected !== undefined) lines.push(`${parameter.name}: ${JSON.stringify(rejected.given)} ${rejected.problem}`);
+    else if (extraction.missing.includes(parameter.name)) lines.push(`${parameter.name} (${kindOf(parameter)})${parameter.description === '' ? '' : `: ${parameter.description}`}`);
     else continue;
-    asked.push(parameter);
+    asked.push(parameter.name);
   }
+  return { asked, lines };
+}
+
+/**
+ * What a chat asks when an extraction left required parameters without a value or rejected a stated
+ * one, or undefined when it did neither. The reply it suggests (`name: value`, one a line) is the form
+ * `extractAgentParameters` reads without a model. Outside a chat the problems are an `AgentParameterError`
+ * instead, whose hint names `--param` (see `parameterProblems`).
+ */
+export function parameterQuestion(definition: Pick<AgentDefinition, 'name' | 'parameters'>, extraction: Pick<AgentParameterExtraction, 'missing' | 'rejected'>): string | undefined {
+  const { asked, lines } = parameterProblems(definition, extraction);
   if (lines.length === 0) return undefined;
-  return [`To run ${definition.name} I need ${lines.length === 1 ? 'a value' : 'values'} for:`, ...lines, '', `Reply with each as \`${asked[0]!.name}: …\`, one a line.`].join('\n');
+  return [`To run ${definition.name} I need ${lines.length === 1 ? 'a value' : 'values'} for:`, ...lines.map((line) => `- ${line}`), '', `Reply with each as \`${asked[0]!}: …\`, one a line.`].join('\n');
 }

@@ -32,7 +32,7 @@ export { parseAgentReference, type AgentReference } from './agent-reference.js';
 export { AgentService, type AgentAtVersion, type AgentAuthor, type AgentServiceParts } from './agent-service.js';
 export { parameterValuesFromText } from './parameter-text.js';
 export { agentChangeSchema, agentChangeView, agentDetailSchema, agentDetailView, agentDiffSchema, agentListSchema, agentSummarySchema, agentSummaryView, agentVersionSchema, agentVersionView, agentVersionsSchema, agentVersionsView } from './agent-views.js';
-export { extractAgentParameters, parameterQuestion, type AgentParameterExtraction, type AgentParameterExtractionOptions, type ParameterSource, type RejectedParameterValue } from './agent-input-extraction.js';
+export { extractAgentParameters, parameterProblems, parameterQuestion, type AgentParameterExtraction, type AgentParameterExtractionOptions, type ParameterSource, type RejectedParameterValue } from './agent-input-extraction.js';
 export { AgentOutputError } from './agent-output-error.js';
 export { MAX_OUTPUT_ERRORS, outputRetryMessage, validateAgentOutput, type AgentOutputValidation } from './agent-output-validation.js';
 export { agentAnswerCheck } from './agent-answer-check.js';

@@ -26,7 +26,7 @@ export interface AgentRunOptions extends Omit<TaskRunOptions, 'system' | 'tools'
  */
 export async function prepareAgentRun(runtime: ForgeRuntime, options: AgentRunOptions): Promise<PreparedRun<RunTaskResult>> {
   const agents = await agentServiceOf(runtime);
-  const { AgentParameterError, extractAgentParameters, parameterQuestion, parameterValuesFromText, renderAgentPrompt, agentOffersTool } = await import('../agents/index.js');
+  const { AgentParameterError, extractAgentParameters, parameterProblems, parameterQuestion, parameterValuesFromText, renderAgentPrompt, agentOffersTool } = await import('../agents/index.js');
   const { pin, definition } = await agents.forRun(options.agent);
   if (options.model !== undefined && definition.model.slug !== undefined && !definition.model.allow_override) {
     throw new ConfigurationError('--model', `agent ${pin.slug} runs on ${definition.model.slug} and does not allow another model.`, 'Leave out --model, or set model.allow_override in the definition.');
@@ -39,10 +39,10 @@ export async function prepareAgentRun(runtime: ForgeRuntime, options: AgentRunOp
   let unread = false;
   if (open.parameters.length > 0) {
     const extraction = await extractAgentParameters(open, options.task);
-    const question = parameterQuestion(open, extraction);
-    // In a chat what the rules could not read goes to one metered model call inside the run, then the chat asks; elsewhere it is asked for now.
-    if (question !== undefined && context !== 'chat') throw new AgentParameterError(pin.slug, [question], extraction.missing);
-    unread = question !== undefined;
+    const { lines } = parameterProblems(open, extraction);
+    // In a chat what the rules could not read goes to one metered model call inside the run, then the chat asks; elsewhere it is refused now, naming each.
+    if (lines.length > 0 && context !== 'chat') throw new AgentParameterError(pin.slug, lines, extraction.missing);
+    unread = lines.length > 0;
     params = { ...extraction.values, ...given };
   }
   const owner = options.userId ?? null;
