@@ -177,7 +177,7 @@ describe('skill lifecycle without traps', () => {
     expect(await versionNotes('release-digest')).toEqual([`saved from run ${fixedRun}`, `saved from run ${otherRun}`, `saved from run ${fixedRun}`, 'renamed from fixed-notes']);
     const gone = await runCli(['skill', 'show', 'fixed-notes'], world.env);
     expect(gone.code).toBe(1);
-    expect(gone.stderr).toContain('No skill with id "fixed-notes"');
+    expect(gone.stderr).toContain('No skill with name or id "fixed-notes"');
     const older = await runCli(['skill', 'show', 'release-digest@1', '--json'], world.env);
     expect(JSON.parse(older.stdout)).toMatchObject({ name: 'release-digest', skill_version: 1 });
     const replayed = await runCli(['skill', 'run', 'release-digest', '--json'], world.env);
@@ -190,7 +190,7 @@ describe('skill lifecycle without traps', () => {
     expect(version.stderr).toContain('"release-digest@2" names a version; a skill is removed with all its versions.');
     const unknown = await runCli(['skill', 'remove', 'release-digest', 'no-such-skill'], world.env);
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain('No skill with id "no-such-skill"');
+    expect(unknown.stderr).toContain('No skill with name or id "no-such-skill"');
     expect((await listed()).map((row) => row.name)).toEqual(['release-digest', 'caching-guide']);
 
     const removed = await runCli(['skill', 'remove', 'release-digest', 'caching-guide'], world.env);

@@ -132,7 +132,7 @@ describe('the toolbox from the command line', () => {
     expect(retested.stdout).toContain('assert.deepEqual failed: expected [] to deeply equal ["2026-05-01"]');
     const unknown = await runCli(['tools', 'test', 'no_such_tool'], env);
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain('No toolbox tool with id "no_such_tool"');
+    expect(unknown.stderr).toContain('No toolbox tool with name "no_such_tool"');
 
     const called = await runCli(['tools', 'call', 'extract_dates', '--input', '{"text": "1 May 2026"}'], env);
     expect(called.code).toBe(1);

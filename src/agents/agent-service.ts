@@ -155,7 +155,7 @@ export class AgentService {
 
   /** Removes the agent and its versions (runs keep the version they ran, and their scopes stay as they were). */
   async remove(slug: string): Promise<void> {
-    if (!(await this.parts.store.remove(slug))) throw new NotFoundError('agent', slug, 'See the agents with `forge agent list`.');
+    if (!(await this.parts.store.remove(slug))) throw new NotFoundError('agent', slug, 'See the agents with `forge agent list`.', 'slug');
   }
 
   /** A version's tool access, saved as its own policy scope when the version is made: runs pinned to it are decided by it. */
@@ -165,7 +165,7 @@ export class AgentService {
 
   private async require(slug: string): Promise<AgentRecord> {
     const agent = await this.parts.store.get(slug);
-    if (agent === undefined) throw new NotFoundError('agent', slug, 'See the agents with `forge agent list`, or create one with `forge agent create`.');
+    if (agent === undefined) throw new NotFoundError('agent', slug, 'See the agents with `forge agent list`, or create one with `forge agent create`.', 'slug');
     return agent;
   }
 

@@ -227,8 +227,9 @@ export class ConfigurationError extends ForgeError {
 export class NotFoundError extends ForgeError {
   readonly kind: string;
   readonly id: string;
-  constructor(kind: string, id: string, hint?: string) {
-    super({ name: 'NotFoundError', message: `No ${kind} with id "${id}".`, ...(hint === undefined ? {} : { hint }) });
+  /** `by` is what `id` is to the user ("name", "name or id", "slug"); an id unless said. */
+  constructor(kind: string, id: string, hint?: string, by = 'id') {
+    super({ name: 'NotFoundError', message: `No ${kind} with ${by} "${id}".`, ...(hint === undefined ? {} : { hint }) });
     this.kind = kind;
     this.id = id;
   }

@@ -92,9 +92,9 @@ export class MarketplaceService {
     const parsed = productRequestSchema.parse(request);
     assertSkillName(parsed.name);
     const { record, document } = await this.parts.skills.load(parsed.skill).catch(() => {
-      throw new NotFoundError('skill', parsed.skill, 'List your skills with GET /api/v1/skills.');
+      throw new NotFoundError('skill', parsed.skill, 'List your skills with GET /api/v1/skills.', 'name or id');
     });
-    if (!owns(record.userId)) throw new NotFoundError('skill', parsed.skill, 'List your skills with GET /api/v1/skills.');
+    if (!owns(record.userId)) throw new NotFoundError('skill', parsed.skill, 'List your skills with GET /api/v1/skills.', 'name or id');
     const existing = await this.parts.store.marketplace.getProduct(parsed.name);
     if (existing !== undefined && !owns(existing.sellerId)) throw new MarketplacePermissionError(`The product name "${parsed.name}" is taken.`, 'Choose another name.');
     const outputProblem = productOutputProblem(document, parsed.output_fields);
@@ -116,7 +116,7 @@ export class MarketplaceService {
 
   async unpublish(name: string, owns: (ownerId: string | null) => boolean): Promise<ProductContract> {
     const product = await this.parts.store.marketplace.getProduct(name);
-    if (product === undefined || !owns(product.sellerId)) throw new NotFoundError('product', name, 'List your products with GET /api/v1/marketplace/products.');
+    if (product === undefined || !owns(product.sellerId)) throw new NotFoundError('product', name, 'List your products with GET /api/v1/marketplace/products.', 'name');
     const updated = (await this.parts.store.marketplace.setPublished(name, false))!;
     return { product: updated, form: productForm(await this.pinnedDocument(updated)) };
   }
@@ -135,7 +135,7 @@ export class MarketplaceService {
   /** A published product's contract; an unpublished or unknown one is not found. */
   async contract(name: string): Promise<ProductContract> {
     const product = await this.parts.store.marketplace.getProduct(name);
-    if (product === undefined || !product.published) throw new NotFoundError('product', name, 'List the products with GET /api/v1/marketplace/products.');
+    if (product === undefined || !product.published) throw new NotFoundError('product', name, 'List the products with GET /api/v1/marketplace/products.', 'name');
     return { product, form: productForm(await this.pinnedDocument(product)) };
   }
 

@@ -96,7 +96,7 @@ export class SkillService {
       if (version !== undefined && (await this.parts.store.skills.get(idOrName)) !== undefined) {
         throw new NotFoundError('skill version', reference, `List its versions with \`forge skill versions ${idOrName}\`.`);
       }
-      throw new NotFoundError('skill', reference, 'List the stored skills with `forge skill list`, or save one from a run with `forge skill save <run-id>`.');
+      throw new NotFoundError('skill', reference, 'List the stored skills with `forge skill list`, or save one from a run with `forge skill save <run-id>`.', 'name or id');
     }
     return record;
   }

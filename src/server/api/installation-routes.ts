@@ -224,7 +224,7 @@ export const installationRoutes: readonly ApiRoute[] = [
     async handle(context) {
       adminsOnly(context);
       const name = context.params['server']!;
-      if (!context.runtime.mcp.statuses().some((status) => status.name === name)) throw new NotFoundError('MCP server', name, 'List them with GET /api/v1/mcp-servers.');
+      if (!context.runtime.mcp.statuses().some((status) => status.name === name)) throw new NotFoundError('MCP server', name, 'List them with GET /api/v1/mcp-servers.', 'name');
       return mcpView(await context.runtime.mcp.refresh(name));
     },
   },
@@ -237,7 +237,7 @@ export const installationRoutes: readonly ApiRoute[] = [
     async handle(context) {
       adminsOnly(context);
       const name = context.params['server']!;
-      if (!(await context.runtime.mcp.remove(name))) throw new NotFoundError('MCP server', name, 'List them with GET /api/v1/mcp-servers.');
+      if (!(await context.runtime.mcp.remove(name))) throw new NotFoundError('MCP server', name, 'List them with GET /api/v1/mcp-servers.', 'name');
       return { mcp_servers: context.runtime.mcp.statuses().map(mcpView) };
     },
   },

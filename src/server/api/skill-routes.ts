@@ -29,7 +29,7 @@ function skillSummary(record: Pick<SkillRecord, 'version' | 'status'>, document:
 
 /** A stored skill of the caller's; others' are answered as missing. */
 async function requireOwnedSkill(context: RouteContext, reference: string): Promise<{ record: SkillRecord; document: SkillDocument }> {
-  const missing = () => new NotFoundError('skill', reference, 'List your skills with GET /api/v1/skills.');
+  const missing = () => new NotFoundError('skill', reference, 'List your skills with GET /api/v1/skills.', 'name or id');
   const loaded = await context.runtime.skills.load(reference).catch(() => {
     throw missing();
   });

@@ -139,11 +139,11 @@ export class ToolService {
   async promote(name: string): Promise<ToolboxEntry> {
     const { registry, toolbox } = this.parts;
     const entry = await toolbox.get(name);
-    if (entry === undefined) throw new NotFoundError('toolbox tool', name, 'List the toolbox with `forge tools list` (GET /api/v1/toolbox).');
+    if (entry === undefined) throw new NotFoundError('toolbox tool', name, 'List the toolbox with `forge tools list` (GET /api/v1/toolbox).', 'name');
     if (entry.owner === null) return entry;
     if (entry.status !== 'promoted') throw new ToolPromotionError(name, `it is ${entry.status}, and only a tool that passed its verification gate is shared`, `See why with \`forge tools show ${name}\`.`);
     if (registry.get(name) !== undefined) throw new ToolPromotionError(name, 'a built-in or MCP tool has its name', 'Disconnect that MCP server, or leave the tool in its account.');
-    if (!(await toolbox.share(name))) throw new NotFoundError('toolbox tool', name, 'It was removed meanwhile.');
+    if (!(await toolbox.share(name))) throw new NotFoundError('toolbox tool', name, 'It was removed meanwhile.', 'name');
     const shared = (await toolbox.get(name))!;
     registerPromotedTool(registry, toolbox, shared);
     return shared;
@@ -156,7 +156,7 @@ export class ToolService {
   async remove(name: string): Promise<void> {
     const { registry, toolbox } = this.parts;
     // Asks the store, not the entry: a damaged entry can always be removed.
-    if (!(await toolbox.remove(name))) throw new NotFoundError('toolbox tool', name, 'List the toolbox with `forge tools list`; built-in and MCP tools are not in it.');
+    if (!(await toolbox.remove(name))) throw new NotFoundError('toolbox tool', name, 'List the toolbox with `forge tools list`; built-in and MCP tools are not in it.', 'name');
     registry.unregister(name);
   }
 

@@ -425,7 +425,7 @@ export class McpConnectionManager {
 
   private requireEntry(name: string): ServerEntry {
     const entry = this.entries.get(name);
-    if (entry === undefined) throw new NotFoundError('MCP server', name, 'List the configured servers with `forge mcp list`, or add one with `forge mcp add <name> <url>`.');
+    if (entry === undefined) throw new NotFoundError('MCP server', name, 'List the configured servers with `forge mcp list`, or add one with `forge mcp add <name> <url>`.', 'name');
     return entry;
   }
 

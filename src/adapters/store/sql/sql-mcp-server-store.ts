@@ -60,7 +60,7 @@ export class SqlMcpServerStore implements McpServerStore {
           sql: `UPDATE mcp_servers SET ${[...assignments, 'updated_at = ?'].join(', ')} WHERE name = ? RETURNING ${serverColumns}`,
           args: [...values, new Date().toISOString(), name],
         },
-        ifUnchanged: () => new NotFoundError('MCP server', name, 'List the configured servers with `forge mcp list`.'),
+        ifUnchanged: () => new NotFoundError('MCP server', name, 'List the configured servers with `forge mcp list`.', 'name'),
       },
     ]);
     return serverFromRow(onlyRow(result!.rows));

@@ -84,7 +84,7 @@ export class SqlSkillStore implements SkillStore {
 
   async setStatus(idOrName: string, status: SkillStatus, reason: string | null): Promise<SkillRecord> {
     const existing = await this.get(idOrName);
-    if (existing === undefined) throw new NotFoundError('skill', idOrName, 'List the stored skills with `forge skill list`.');
+    if (existing === undefined) throw new NotFoundError('skill', idOrName, 'List the stored skills with `forge skill list`.', 'name or id');
     await this.sql.write(
       asSteps([
         {
@@ -98,7 +98,7 @@ export class SqlSkillStore implements SkillStore {
 
   async rename(idOrName: string, name: string): Promise<SkillRecord> {
     const existing = await this.get(idOrName);
-    if (existing === undefined) throw new NotFoundError('skill', idOrName, 'List the stored skills with `forge skill list`.');
+    if (existing === undefined) throw new NotFoundError('skill', idOrName, 'List the stored skills with `forge skill list`.', 'name or id');
     await this.sql.write([
       {
         statement: { sql: 'UPDATE skills SET name = ?, updated_at = ? WHERE id = ?', args: [name, new Date().toISOString(), existing.id] },
