@@ -11,7 +11,7 @@ import type { ToolVerification } from './verify-tool.js';
  */
 export async function retestTool(toolbox: Toolbox, name: string, fetch: GuardedFetch): Promise<{ entry: ToolboxEntry; verification: ToolVerification }> {
   const entry = await toolbox.get(name);
-  if (entry === undefined) throw new NotFoundError('toolbox tool', name, 'List the toolbox with `forge tools list`; built-in and MCP tools are not in it.');
+  if (entry === undefined) throw new NotFoundError('toolbox tool', name, 'List the toolbox with `forge tools list`; built-in and MCP tools are not in it.', 'name');
   const verification = await verifyInScratch(toolbox, { toolSource: entry.source, testSource: entry.test, fetch });
   return { entry, verification };
 }
