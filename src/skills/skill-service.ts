@@ -105,15 +105,17 @@ export class SkillService {
    * Deletes skills (by name or id) with every version, broken ones too. All or nothing up front: every
    * reference is found before any is deleted; a version (`name@2`) is refused, since versions are history.
    */
-  async remove(references: readonly string[]): Promise<RemovedSkill[]> {
+  async remove(references: readonly string[], options: { readonly confirm?: (skills: readonly RemovedSkill[]) => Promise<boolean> } = {}): Promise<RemovedSkill[]> {
     const records: SkillRecord[] = [];
     for (const reference of references) {
       if (parseSkillReference(reference).version !== undefined) throw new ConfigurationError('<skill>', `"${reference}" names a version; a skill is removed with all its versions.`, `Remove the skill by name (forge skill remove ${parseSkillReference(reference).idOrName}), or make another version current with \`forge skill rollback\`.`);
       const record = await this.raw(reference);
       if (!records.some((other) => other.id === record.id)) records.push(record);
     }
+    const removing = records.map((record) => ({ id: record.id, name: record.name, versions: record.currentVersion }));
+    if (options.confirm !== undefined && !(await options.confirm(removing))) return [];
     for (const record of records) await this.parts.store.skills.delete(record.id);
-    return records.map((record) => ({ id: record.id, name: record.name, versions: record.currentVersion }));
+    return removing;
   }
 
   /**

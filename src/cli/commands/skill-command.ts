@@ -6,6 +6,7 @@ import { EXIT, errorLines, exitCodeForRun, parsePositiveInteger } from '../comma
 import { formatQuantity } from '../event-line/index.js';
 import { printError, printJson, printOut } from '../terminal-output.js';
 import { withRuntime } from '../with-runtime.js';
+import { confirmOnTerminal } from '../confirm.js';
 
 function print(json: boolean, value: unknown, text: () => string): void {
   if (json) printJson(value);
@@ -129,12 +130,24 @@ Names are kebab-case; a run already saved, or a name taken, is refused unless --
     .command('remove')
     .description('Delete skills with all their versions (a skill that no longer reads, too). Runs they were saved from are kept.')
     .argument('<skill...>', 'names or ids; nothing is removed unless every one is found')
+    .option('-y, --yes', 'do not ask (on a terminal it asks before deleting; scripts and --json never ask)')
     .option('--json', 'print JSON')
-    .action(async (names: string[], options: { json?: boolean }) => {
+    .action(async (names: string[], options: { json?: boolean; yes?: boolean }) => {
       await withRuntime(options.json === true, async (runtime) => {
-        const removed = await runtime.skills.remove(names);
+        const versions = (count: number) => `${count} version${count === 1 ? '' : 's'}`;
+        let declined = false;
+        const removed = await runtime.skills.remove(names, {
+          confirm: async (skills) => {
+            declined = !(await confirmOnTerminal(`Delete ${skills.map((entry) => `skill ${entry.name} (${versions(entry.versions)})`).join(', ')}? This cannot be undone.`, options.yes === true || options.json === true));
+            return !declined;
+          },
+        });
+        if (declined) {
+          printError('forge: nothing removed.\n');
+          return EXIT.failed;
+        }
         print(options.json === true, { removed: removed.map((entry) => ({ id: entry.id, name: entry.name, versions: entry.versions })) }, () =>
-          removed.map((entry) => `removed skill ${entry.name} (${entry.versions} version${entry.versions === 1 ? '' : 's'})\n`).join(''),
+          removed.map((entry) => `removed skill ${entry.name} (${versions(entry.versions)})\n`).join(''),
         );
         return EXIT.ok;
       });
