@@ -58,7 +58,11 @@ describe('what people read of tool results and replay answers', () => {
     expect(calledJson.stdout).not.toMatch(DELIMITER);
     const shown = await runCli(['runs', 'show', String(skillJson['run_id'])], world.env);
     expect(shown.stdout).toContain('answer     The latest forge version is 0.3.2.');
+    expect(shown.stdout).toMatch(/steps {6}\d+\n {3}1\. ✓ /);
     expect(shown.stdout).not.toMatch(DELIMITER);
+    const shownJson = JSON.parse((await runCli(['runs', 'show', String(skillJson['run_id']), '--json'], world.env)).stdout) as { steps: { output: string | null }[] };
+    expect(shownJson.steps.length).toBeGreaterThan(0);
+    expect(JSON.stringify(shownJson.steps)).not.toMatch(DELIMITER);
     const listed = await runCli(['runs', 'list', '--json'], world.env);
     expect(listed.stdout).not.toMatch(DELIMITER);
   }, 30_000);

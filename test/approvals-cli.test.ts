@@ -111,8 +111,11 @@ describe('forge approvals', () => {
     expect(twice.code).toBe(1);
     expect(twice.stderr).toContain('it can be answered once');
     const end = await runCli(['runs', 'show', runId, '--json'], world.env);
-    const view = JSON.parse(end.stdout) as { status: string; log_file: string };
+    const view = JSON.parse(end.stdout) as { status: string; log_file: string; steps: unknown[] };
     expect(view.status).toBe('completed');
+    // runs show lists the run's tool calls: the approved POST, once.
+    expect(view.steps).toEqual([expect.objectContaining({ index: 0, call_id: 'call_approve', tool: 'http_request', ok: true, input: expect.objectContaining({ method: 'POST' }) })]);
+    expect((await runCli(['runs', 'show', runId], world.env)).stdout).toMatch(/steps {6}1\n {3}1\. ✓ http_request \(\d+ ms\)/);
     const { events } = await readRunLog(view.log_file);
     const types = events.map((event) => event.type);
     expect(types).toContain('approval-request');

@@ -26,6 +26,22 @@ import { commandKey } from './command-path.js';
 import { presentJsonAs } from './terminal-output.js';
 
 /**
+ * Every noun command answers to its singular and its plural (`forge skill list` and `forge skills list`),
+ * so nobody has to remember which one Forge picked. `run` and `runs` stay apart: one verb, one noun.
+ */
+const NOUN_ALIASES: Readonly<Record<string, string>> = {
+  agent: 'agents',
+  skill: 'skills',
+  tools: 'tool',
+  approvals: 'approval',
+  policy: 'policies',
+  users: 'user',
+  'api-keys': 'api-key',
+  accounts: 'account',
+  'secret-key': 'secret-keys',
+};
+
+/**
  * The whole `forge` command tree, built without parsing anything: `main.ts` parses `process.argv` with
  * it, and the JSON-output contract test walks it to find every command that takes `--json`. `output`
  * is set before any command is added, so every command inherits it (with `--json`, argument-parser
@@ -82,5 +98,9 @@ shows each value and its source). The home is FORGE_HOME, else an existing ./.fo
   registerConfigCommand(program);
   registerInitCommand(program);
   registerDoctorCommand(program);
+  for (const command of program.commands) {
+    const alias = NOUN_ALIASES[command.name()];
+    if (alias !== undefined) command.alias(alias);
+  }
   return program;
 }

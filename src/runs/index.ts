@@ -3,7 +3,7 @@ export { endInterruptedRun, endInterruptedRuns, processAlive } from './interrupt
 export { followRemoteRun } from './remote-run-events.js';
 export { AmbiguousRunIdError, resolveRun } from './run-reference.js';
 export { RunNotDeletableError, RunNotResumableError, RunService, newRunId, type ActiveRun, type DeletedRun, type ResumeSpec, type ResumedRun, type RunHandle, type RunServiceOptions, type RunSpec } from './run-service.js';
-export { runView, type RunView } from './run-view.js';
+export { runView, storedStepView, type RunView, type StoredStepView } from './run-view.js';
 export { DEFAULT_APPROVAL_TIMEOUT_MS, StoredApprovalGate, type StoredApprovalGateOptions } from '../policy/approvals/stored-approval-gate.js';
 export { approvalGrantView, approvalGrantViewSchema, approvalView, approvalViewSchema, type ApprovalGrantView, type ApprovalView } from '../policy/approvals/approval-view.js';
 export { ApprovalSealer, describeSealCheck, type SealCheck } from '../policy/approvals/approval-seal.js';

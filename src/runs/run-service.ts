@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import { describeError, ForgeError, NotFoundError, parseRunState, type AgentPin, type ErrorInfo, type EventBus, type ModelCallCheck, type EventFanOut, type ForgeEvent, type RunKind, type RunOwner, type RunRecord, type RunState, type RunStatus, type Store } from '../core/index.js';
+import { describeError, ForgeError, NotFoundError, parseRunState, type AgentPin, type ErrorInfo, type EventBus, type ModelCallCheck, type EventFanOut, type ForgeEvent, type RunKind, type RunOwner, type RunRecord, type RunState, type RunStatus, type StepRecord, type Store } from '../core/index.js';
 import { finishRun, type LoopPersistence, type LoopResume, type RunSummary } from '../engine/index.js';
 import { createRunEmitter, type RunEmitter } from '../events/index.js';
 import { CostMeter, addCosts, type CostTotals } from '../llm/index.js';
@@ -424,6 +424,11 @@ export class RunService {
    */
   get(reference: string): Promise<RunRecord> {
     return resolveRun(this.options.store.runs, reference);
+  }
+
+  /** The tool calls a stored run made, in order (what `forge runs show` lists). */
+  steps(runId: string): Promise<StepRecord[]> {
+    return this.options.store.steps.list(runId);
   }
 
   /** The newest stored run; `NotFoundError` when none is stored. */

@@ -1,4 +1,4 @@
-import type { RunRecord } from '../core/index.js';
+import type { RunRecord, StepRecord } from '../core/index.js';
 import { readableOutput } from '../security/index.js';
 
 /** A stored run as Forge's JSON output shows it (snake_case, like a run's own `--json` report). */
@@ -42,5 +42,30 @@ export function runView(run: RunRecord): RunView {
     agent: run.agent,
     created_at: run.createdAt,
     updated_at: run.updatedAt,
+  };
+}
+
+/** One stored tool call of a run, as `forge runs show` shows it (its output readable, never boundary-wrapped). */
+export interface StoredStepView {
+  readonly index: number;
+  readonly call_id: string;
+  readonly tool: string;
+  readonly input: unknown;
+  readonly ok: boolean;
+  readonly output: string | null;
+  readonly error: string | null;
+  readonly duration_ms: number;
+}
+
+export function storedStepView(step: StepRecord): StoredStepView {
+  return {
+    index: step.index,
+    call_id: step.callId,
+    tool: step.tool,
+    input: step.input,
+    ok: step.error === null,
+    output: step.output === null ? null : readableOutput(step.output),
+    error: step.error,
+    duration_ms: step.durationMs,
   };
 }

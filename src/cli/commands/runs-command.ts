@@ -4,6 +4,7 @@ import { readableOutput } from '../../security/index.js';
 import { EXIT, parsePositiveInteger } from '../command-errors.js';
 import { printJson, printOut } from '../terminal-output.js';
 import { withRuntime } from '../with-runtime.js';
+import type { StoredStepView } from '../../runs/index.js';
 
 function parseStatus(value: string, previous: RunStatus[] = []): RunStatus[] {
   const parsed = runStatusSchema.safeParse(value);
@@ -20,7 +21,14 @@ function runLine(run: RunRecord): string {
   return `${run.id}  ${run.createdAt.slice(0, 19).replace('T', ' ')}  ${run.kind.padEnd(9)}  ${statusText(run).padEnd(24)}  ${task}`;
 }
 
-function runReport(run: RunRecord): string {
+/** A step as one line: its number, the tool, how it went, how long it took, and the start of its output or error. */
+function stepLine(step: StoredStepView): string {
+  const outcome = step.ok ? '✓' : '✗';
+  const said = (step.ok ? (step.output ?? '') : (step.error ?? '')).replace(/\s+/g, ' ').trim();
+  return `  ${String(step.index + 1).padStart(2)}. ${outcome} ${step.tool} (${Math.round(step.duration_ms)} ms)${said === '' ? '' : `  ${said.length > 100 ? `${said.slice(0, 99)}…` : said}`}`;
+}
+
+function runReport(run: RunRecord, steps: readonly StoredStepView[]): string {
   const lines = [
     `run        ${run.id} (${run.kind})`,
     `task       ${run.task}`,
@@ -32,6 +40,8 @@ function runReport(run: RunRecord): string {
     `started    ${run.createdAt}${run.owner === null ? '' : ` by pid ${run.owner.pid} on ${run.owner.host}`}`,
     `updated    ${run.updatedAt}`,
     ...(run.logFile === null ? [] : [`log        ${run.logFile}`]),
+    steps.length === 0 ? 'steps      none' : `steps      ${steps.length}`,
+    ...steps.map(stepLine),
   ];
   return `${lines.join('\n')}\n`;
 }
@@ -58,16 +68,17 @@ export function registerRunsCommand(program: Command): void {
 
   runs
     .command('show')
-    .description('Show one recorded run: what it was, how it ended, what it cost, and where its run log is.')
+    .description('Show one recorded run: what it was, how it ended, what it cost, its tool calls, and where its run log is.')
     .argument('<run-id>', 'the run id (from `forge runs list` or a run\'s --json output), or a unique prefix of it')
     .option('--json', 'print JSON')
     .action(async (runId: string, options: { json?: boolean }) => {
       const json = options.json === true;
       await withRuntime(json, async (runtime) => {
-        const { runView } = await import('../../runs/index.js');
+        const { runView, storedStepView } = await import('../../runs/index.js');
         const run = await runtime.runs.get(runId);
-        if (json) printJson(runView(run));
-        else printOut(runReport(run));
+        const steps = (await runtime.runs.steps(run.id)).map(storedStepView);
+        if (json) printJson({ ...runView(run), steps });
+        else printOut(runReport(run, steps));
         return EXIT.ok;
       });
     });

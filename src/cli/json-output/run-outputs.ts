@@ -57,7 +57,19 @@ export const skillReplayResultSchema = z.object({
 export const runOutputSchema = z.union([agentRunResultSchema, skillReplayResultSchema.extend({ replayed_skill: z.string() })]);
 
 export const runsListOutputSchema = z.object({ runs: z.array(runViewSchema) });
-export const runsShowOutputSchema = runViewSchema;
+/** One stored tool call of a run (`forge runs show`): its output readable, `null` when the call failed. */
+export const storedStepSchema = z.object({
+  index: z.number().int().nonnegative(),
+  call_id: z.string(),
+  tool: z.string(),
+  input: anyJsonSchema,
+  ok: z.boolean(),
+  output: z.string().nullable(),
+  error: z.string().nullable(),
+  duration_ms: durationSchema,
+});
+
+export const runsShowOutputSchema = runViewSchema.extend({ steps: z.array(storedStepSchema).describe('The tool calls the run made, in order.') });
 export const runsCancelOutputSchema = runViewSchema;
 
 const approvalSchema = approvalViewSchema;
