@@ -32,6 +32,14 @@ describe('model resolution', () => {
     expect(NO_MODEL_HELP).toContain('ollama');
   });
 
+  it('names, for each key, the model that key alone chooses (stated one way)', () => {
+    for (const [variable, provider] of [['OPENAI_API_KEY', 'openai'], ['ANTHROPIC_API_KEY', 'anthropic'], ['OPENROUTER_API_KEY', 'openrouter']] as const) {
+      const chosen = defaultModelSlug({ [variable]: 'k' });
+      expect(chosen.startsWith(`${provider}:`)).toBe(true);
+      expect(NO_MODEL_HELP).toMatch(new RegExp(`export ${variable}=\\S+ +# uses ${chosen.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\n`));
+    }
+  });
+
   it('picks FORGE_MODEL, then the first vendor with a key', () => {
     expect(defaultModelSlug({ FORGE_MODEL: 'ollama:llama3.2', OPENAI_API_KEY: 'k' })).toBe('ollama:llama3.2');
     expect(defaultModelSlug({ ANTHROPIC_API_KEY: 'k' })).toBe('anthropic:claude-sonnet-4-6');

@@ -114,13 +114,20 @@ export function resolveModel(slugText: string, env: Environment, variable = 'mod
   }
 }
 
-/** The explanation shown when no model is configured at all: one screen, no stack trace. */
+/** The model each vendor's key chooses when no slug is given, in the order they are tried. */
+const MODELS_BY_KEY: readonly (readonly [CredentialProvider, string])[] = [
+  ['openai', 'openai:gpt-4.1-mini'],
+  ['anthropic', 'anthropic:claude-sonnet-4-6'],
+  ['openrouter', 'openrouter:openai/gpt-4.1-mini'],
+];
+
+const KEY_EXAMPLES: Readonly<Partial<Record<CredentialProvider, string>>> = { openai: 'sk-...', anthropic: 'sk-ant-...', openrouter: 'sk-or-...' };
+
+/** The explanation shown when no model is configured at all: one screen, no stack trace. Each key's line names the model that key chooses (one source: MODELS_BY_KEY). */
 export const NO_MODEL_HELP = `Pick one of these and run your command again:
 
   Hosted (set a key):
-    export OPENAI_API_KEY=sk-...            # uses openai:gpt-4.1-mini
-    export ANTHROPIC_API_KEY=sk-ant-...     # uses anthropic:claude-sonnet-4-6
-    export OPENROUTER_API_KEY=sk-or-...     # then FORGE_MODEL=openrouter:<vendor/model>
+${MODELS_BY_KEY.map(([provider, slug]) => `    ${`export ${CREDENTIAL_VARIABLES[provider]}=${KEY_EXAMPLES[provider] ?? '...'}`.padEnd(39)} # uses ${slug}`).join('\n')}
 
   Local server (no key):
     ollama serve && ollama pull llama3.2
@@ -132,13 +139,6 @@ export const NO_MODEL_HELP = `Pick one of these and run your command again:
   OPENAI_BASE_URL (with /v1) and ANTHROPIC_BASE_URL (host root) point the vendors' clients elsewhere.
 
 Try Forge without any model: forge demo`;
-
-/** The model each vendor's key chooses when no slug is given, in the order they are tried. */
-const MODELS_BY_KEY: readonly (readonly [CredentialProvider, string])[] = [
-  ['openai', 'openai:gpt-4.1-mini'],
-  ['anthropic', 'anthropic:claude-sonnet-4-6'],
-  ['openrouter', 'openrouter:openai/gpt-4.1-mini'],
-];
 
 /** The model slug to use: explicit choice, then FORGE_MODEL, then the first vendor with a key (in `keys`, else the environment). */
 export function defaultModelSlug(env: Environment, explicit?: string, keys: ModelKeys = modelKeysFromEnvironment(env)): string {

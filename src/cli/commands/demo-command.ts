@@ -45,15 +45,26 @@ ${lifecycleTable(report.rows)}
 Full agent: ${formatQuantity(agent!.llm_calls, 'model call')}, ${formatQuantity(agent!.tokens.input + agent!.tokens.output, 'token')}.   ${formatQuantity(replays.length, 'replay')}: ${formatQuantity(replayCalls, 'model call')}, ${formatQuantity(replayTokens, 'token')}.
 
 The runs and the skill are in your Forge home, ${report.home} (\`forge home\` says why). Try, from here:
-  forge skill list                         the skill the demo saved
-  forge skill test ${report.skill}      offline, against the recording
-  forge runs list                          the four runs, newest first
-  forge stats                              the newest run's figures
-  forge replay ${agent!.log_file}
-  forge demo --serve-world                 the fixture web again, to run the skill on another topic:
-                                           it prints the settings and the forge skill run command
-  forge init                               then configure a model and search for forge run
+${hintTable([
+  ['forge skill list', 'the skill the demo saved'],
+  [`forge skill test ${report.skill}`, 'offline, against the recording'],
+  ['forge runs list', 'the four runs, newest first'],
+  ['forge stats', "the newest run's figures"],
+  [`forge replay ${agent!.log_file}`, 'the full run again, step by step, in the terminal'],
+  ['forge demo --serve-world', 'the fixture web again, to run the skill on another topic (it prints the settings and the command)'],
+  ['forge init', 'then configure a model and a search engine, and run your own task with forge run'],
+])}
 `;
+}
+
+/**
+ * Commands beside what they do, the descriptions starting at `column`; a command too long for the column (a
+ * log file's path) gets its description on the next line, indented to the column.
+ */
+export function hintTable(rows: readonly (readonly [string, string])[], column = 40): string {
+  return rows
+    .map(([command, what]) => (command.length <= column - 3 ? `  ${command.padEnd(column - 3)} ${what}` : `  ${command}\n${' '.repeat(column)}${what}`))
+    .join('\n');
 }
 
 function worldInstructions(world: FixtureWorldServer, settings: Record<string, string>, skill: string, topics: readonly string[]): string {
