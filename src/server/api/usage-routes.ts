@@ -1,26 +1,6 @@
-import { z } from 'zod';
-import { accountQuotaViewSchema } from '../../accounts/index.js';
+import type { z } from 'zod';
 import type { ApiRoute } from './api-route.js';
-
-const usageRowSchema = z
-  .object({
-    kind: z.string(),
-    model: z.string(),
-    runs: z.number().int().nonnegative(),
-    llm_calls: z.number().int().nonnegative(),
-    tokens: z.object({ input: z.number().int().nonnegative(), output: z.number().int().nonnegative() }).strict(),
-    cost_usd: z.number().describe('The sum of the known costs (runs without a known cost add nothing).'),
-  })
-  .strict();
-
-export const usageSchema = z
-  .object({
-    runs: z.number().int().nonnegative(),
-    by_kind_and_model: z.array(usageRowSchema),
-    truncated: z.boolean().describe('Whether only the newest 10,000 runs were summed.'),
-    quota: accountQuotaViewSchema.nullable().describe('Your account\'s quota (all limits null: unlimited) and its keys\', with what each used today and in the last minute; null without an account.'),
-  })
-  .strict();
+import { usageSchema, type usageRowSchema } from '../../contract/index.js';
 
 const MAX_RUNS = 10_000;
 
