@@ -9,5 +9,5 @@ export { ProviderKeyService, SecretKeyError } from './provider-key-service.js';
 export { QuotaExceededError, describeQuotaRefusal, type QuotaName, type QuotaRefusal } from './quota-exceeded-error.js';
 export { admitRun, quotaSubjectsOf } from './run-admission.js';
 export { quotaCheck, type QuotaCheckOptions } from './quota-check.js';
-export { QuotaService, accountQuotaViewSchema, type AccountQuotaView } from './quota-service.js';
-export { quotaLimitsRequestSchema, quotaViewSchema, type QuotaLimitsRequest, type QuotaView } from './quota-views.js';
+export { QuotaService } from './quota-service.js';
+export { accountQuotaViewSchema, quotaLimitsRequestSchema, quotaViewSchema, type AccountQuotaView, type QuotaLimitsRequest, type QuotaView } from './quota-views.js';

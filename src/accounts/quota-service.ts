@@ -1,17 +1,6 @@
-import { z } from 'zod';
 import { NotFoundError, type QuotaSubject, type Store } from '../core/index.js';
 import { minuteWindowStart, startOfUtcDay } from './quota-windows.js';
-import { quotaLimitsFrom, quotaLimitsRequestSchema, quotaView, quotaViewSchema, type QuotaLimitsRequest, type QuotaView } from './quota-views.js';
-
-/** An account's quota and those of its keys that have one, each with what it used. */
-export const accountQuotaViewSchema = z
-  .object({
-    account: z.object({ user_id: z.string(), email: z.string() }).strict(),
-    quota: quotaViewSchema,
-    api_keys: z.array(z.object({ key_id: z.string(), name: z.string(), quota: quotaViewSchema }).strict()).describe('The account\'s keys that have a quota of their own.'),
-  })
-  .strict();
-export type AccountQuotaView = z.infer<typeof accountQuotaViewSchema>;
+import { quotaLimitsFrom, quotaLimitsRequestSchema, quotaView, type AccountQuotaView, type QuotaLimitsRequest, type QuotaView } from './quota-views.js';
 
 /**
  * Per-account and per-key quotas: set, shown with their use, cleared. Unlimited until an admin sets

@@ -49,6 +49,16 @@ export const quotaViewSchema = z
   .strict();
 export type QuotaView = z.infer<typeof quotaViewSchema>;
 
+/** An account's quota and those of its keys that have one, each with what it used. */
+export const accountQuotaViewSchema = z
+  .object({
+    account: z.object({ user_id: z.string(), email: z.string() }).strict(),
+    quota: quotaViewSchema,
+    api_keys: z.array(z.object({ key_id: z.string(), name: z.string(), quota: quotaViewSchema }).strict()).describe('The account\'s keys that have a quota of their own.'),
+  })
+  .strict();
+export type AccountQuotaView = z.infer<typeof accountQuotaViewSchema>;
+
 /** The limits of a request, as stored: absent limits are unlimited. */
 export function quotaLimitsFrom(request: z.output<typeof quotaLimitsRequestSchema>): QuotaLimits {
   return {

@@ -1,6 +1,13 @@
 import { forgeEventSchema, type ForgeEvent } from '../core/index.js';
-import { policyChangeSchema, policyShowSchema, policyTestSchema } from '../policy/policy-views.js';
 import {
+  accountQuotaViewSchema,
+  agentDetailSchema,
+  agentDiffSchema,
+  agentEditedSchema,
+  agentListSchema,
+  agentRemovedSchema,
+  agentVersionsSchema,
+  apiKeyListSchema,
   approvalAnswerSchema,
   approvalGrantListSchema,
   approvalGrantSchema,
@@ -8,48 +15,49 @@ import {
   conversationDetailSchema,
   conversationListSchema,
   conversationSchema,
-  errorBodySchema,
-  runListSchema,
-  runSchema,
-  startedRunSchema,
-  type ApiApproval,
-  type ApiConversation,
-  type ConversationDetail,
-  type ApiRun,
-  type ApprovalAnswer,
-  type RunList,
-  type StartedRun,
-  type StartRunRequest,
-} from '../server/api/api-schemas.js';
-import {
-  apiKeyListSchema,
   createdApiKeySchema,
-  meSchema,
-  signedInSchema,
-  signedOutSchema,
-  type CreatedApiKeyBody,
-  type MeBody,
-  type SignedInBody,
-} from '../server/api/account-schemas.js';
-import type { ApiKeyView } from '../accounts/account-views.js';
-import { accountQuotaViewSchema, type AccountQuotaView } from '../accounts/quota-service.js';
-import type { QuotaLimitsRequest } from '../accounts/quota-views.js';
-import {
   customerProductListSchema,
   customerProductSchema,
   customerPurchaseSchema,
   customerUsageSchema,
+  errorBodySchema,
+  meSchema,
+  policyChangeSchema,
+  policyShowSchema,
+  policyTestSchema,
+  providerKeyListSchema,
+  runListSchema,
+  runSchema,
+  savedSkillSchema,
   sellerProductSchema,
+  signedInSchema,
+  signedOutSchema,
+  skillDetailSchema,
+  skillListSchema,
+  skillReplaySchema,
+  startedRunSchema,
+  type AccountQuotaView,
+  type AgentDefinitionInput,
+  type AgentRunRequest,
+  type AgentYamlRequest,
+  type ApiApproval,
+  type ApiConversation,
+  type ApiKeyView,
+  type ApiRun,
+  type ApprovalAnswer,
+  type ConversationDetail,
+  type CreatedApiKeyBody,
   type CustomerProduct,
   type CustomerPurchase,
   type CustomerUsage,
+  type MeBody,
+  type QuotaLimitsRequest,
+  type RunList,
   type SellerProduct,
-} from '../server/api/marketplace-schemas.js';
-import { savedSkillSchema, skillDetailSchema, skillListSchema, skillReplaySchema } from '../server/api/skill-schemas.js';
-import { providerKeyListSchema } from '../server/api/provider-key-routes.js';
-import { agentDetailSchema, agentDiffSchema, agentListSchema, agentVersionsSchema } from '../agents/agent-views.js';
-import type { AgentDefinitionInput } from '../agents/index.js';
-import { agentEditedSchema, agentRemovedSchema, type AgentRunRequest, type AgentYamlRequest } from '../server/api/agent-schemas.js';
+  type SignedInBody,
+  type StartedRun,
+  type StartRunRequest,
+} from '../contract/index.js';
 import type { z } from 'zod';
 
 /** An API error as the server sent it (`{"error": {name, message, hint}}`), with its HTTP status. */

@@ -1,4 +1,4 @@
-import { ForgeError, parseRunRequest, type AnyEventBody, type ApprovalGate, type Principal, type RunRequest, type RunRequestInput } from '../core/index.js';
+import { ForgeError, parseRunRequest, type AnyEventBody, type ApprovalGate, type Principal, type RunRecord, type RunRequest, type RunRequestInput } from '../core/index.js';
 import type { ResolvedModel } from '../llm/index.js';
 import type { SkillDocument } from '../skills/index.js';
 import type { ForgeRuntime } from '../compose/create-runtime.js';
@@ -10,6 +10,7 @@ import { prepareAgentRun } from './agent-runs.js';
 import { prepareSkillReplay, type RunSkillResult } from './skill-runs.js';
 import { prepareToolCall, type ToolCallResult } from './tool-calls.js';
 import { prepareResume } from './resume-task.js';
+import { RunJobMismatchError, recordDisagreements } from './queued-run-checks.js';
 import { RUN_JOB, RUN_JOB_RETRY, type RunJobPayload, type RunJobValue } from './run-jobs-queue.js';
 
 /** Who a run is for: the account it belongs to (null: the installation's operator, the CLI). */
@@ -36,8 +37,6 @@ export interface RunExtras {
   readonly preludeEvents?: readonly AnyEventBody[];
   /** A skill document in hand, replayed instead of the stored skill the request names (tests). */
   readonly skillDocument?: SkillDocument;
-  /** A run queued for a worker that this process takes and runs under its id (a worker's job). */
-  readonly queuedRunId?: string;
 }
 
 /** What a run of each kind ends with. */
@@ -119,9 +118,22 @@ export class RunFrontDoor extends RunService {
     return (await this.startHere(parseRunRequest(input), principal, extras)) as StartedRun<RunResultOf<Request['kind']>>;
   }
 
+  /**
+   * Runs a queued run here, under its id (a worker's job): its request, prepared by the same checks as
+   * `execute` for the account and key stored with the run (never the job's claim), must make the run
+   * that was stored when it was queued (its kind, task, conversation, agent version), or nothing starts
+   * (`RunJobMismatchError`) and the stored run stays as it is.
+   */
+  async executeQueued<Request extends RunRequestInput>(run: RunRecord, input: Request, principal: RunPrincipal, extras: RunExtras = {}): Promise<StartedRun<RunResultOf<Request['kind']>>> {
+    const prepared = await prepareRun(this.runtime(), parseRunRequest(input), principal, extras);
+    const disagreements = prepared.record === null ? ['it is a resume, not a queued run'] : recordDisagreements(run, prepared.record);
+    if (disagreements.length > 0) throw new RunJobMismatchError(run.id, disagreements);
+    return (await prepared.start({ queuedRunId: run.id })) as StartedRun<RunResultOf<Request['kind']>>;
+  }
+
   private async startHere(request: RunRequest, principal: RunPrincipal, extras: RunExtras): Promise<StartedRun<unknown>> {
     const prepared = await prepareRun(this.runtime(), request, principal, extras);
-    return prepared.start(extras.queuedRunId === undefined ? {} : { queuedRunId: extras.queuedRunId });
+    return prepared.start({});
   }
 
   private async enqueueRequest<Result>(request: RunRequest, principal: RunPrincipal, extras: RunExtras): Promise<SubmittedRun<Result>> {

@@ -20,13 +20,17 @@ export type RunJobPayload = z.input<typeof runJobPayloadSchema>;
 /** What a worker's job answers with: the run, how it stands after this attempt, and a skill replay's result (its caller waits for it). */
 export interface RunJobValue {
   readonly runId: string;
-  readonly status: RunRecord['status'];
+  /** Null when no run is stored under the job's id. */
+  readonly status: RunRecord['status'] | null;
   /**
    * `started`: the queued run ran here; `resumed`: it went on from its checkpoint here; `refused`: its
-   * resume was refused here and it ended failed, saying why; `none`: nothing was left to do.
+   * resume was refused here and it ended failed, saying why; `rejected`: the job disagreed with the
+   * stored run and nothing of it ran (`rejection` says why); `none`: nothing was left to do.
    */
-  readonly action: 'started' | 'resumed' | 'refused' | 'none';
+  readonly action: 'started' | 'resumed' | 'refused' | 'rejected' | 'none';
   /** Why a resume was refused (`refused`). */
   readonly resumeRefusal?: string;
+  /** Why the job was rejected (`rejected`). */
+  readonly rejection?: string;
   readonly result?: unknown;
 }

@@ -13,7 +13,7 @@ import {
   signedOutSchema,
   signupRequestSchema,
   type SignedInBody,
-} from './account-schemas.js';
+} from '../../contract/index.js';
 import { requireAdmin } from './admin-only.js';
 import { ApiError, type ApiRoute, type RouteContext } from './api-route.js';
 import { signedInAccount } from './owned-records.js';

@@ -14,7 +14,6 @@ import {
   type AgentAuthor,
 } from '../../agents/index.js';
 import { agentServiceOf } from '../../compose/index.js';
-import { startedRunSchema } from './api-schemas.js';
 import { ApiError, type ApiRoute, type RouteContext } from './api-route.js';
 import { requireAdmin } from './admin-only.js';
 import {
@@ -25,7 +24,8 @@ import {
   agentRollbackRequestSchema,
   agentRunRequestSchema,
   agentYamlRequestSchema,
-} from './agent-schemas.js';
+  startedRunSchema,
+} from '../../contract/index.js';
 import { newRecordOwner, runPrincipal } from './owned-records.js';
 import { refuseWhileShuttingDown, startedRunAnswer } from './started-runs.js';
 

@@ -26,7 +26,7 @@ import {
   startRunRequestSchema,
   type ApiConversation,
   type ApiRun,
-} from './api-schemas.js';
+} from '../../contract/index.js';
 import { accountRoutes } from './account-routes.js';
 import { agentRoutes } from './agent-routes.js';
 import { ApiError, type ApiRoute } from './api-route.js';

@@ -1,7 +1,3 @@
-export * from './api-schemas.js';
-export * from './account-schemas.js';
-export * from './marketplace-schemas.js';
-export * from './skill-schemas.js';
 export { apiRoutes } from './api-routes.js';
 export { ApiError, type ApiRoute, type ApiServerState, type AuthMode, type RouteAccess } from './api-route.js';
 export { chooseAuthMode } from './auth-mode.js';

@@ -1,7 +1,7 @@
 import type { ProductRecord, PurchaseRecord } from '../../core/index.js';
 import { productRequestSchema, type ProductContract } from '../../marketplace/index.js';
 import type { ApiRoute, RouteContext } from './api-route.js';
-import { customerProductListSchema, customerProductSchema, customerPurchaseSchema, customerRunRequestSchema, customerUsageSchema, sellerProductSchema, type CustomerProduct, type CustomerPurchase, type SellerProduct } from './marketplace-schemas.js';
+import { customerProductListSchema, customerProductSchema, customerPurchaseSchema, customerRunRequestSchema, customerUsageSchema, sellerProductSchema, type CustomerProduct, type CustomerPurchase, type SellerProduct } from '../../contract/index.js';
 import { newRecordOwner } from './owned-records.js';
 
 /** The customer's view of a product, field by field: its contract, never its implementation. */

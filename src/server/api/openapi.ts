@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FORGE_VERSION } from '../../version.js';
-import { errorBodySchema } from './api-schemas.js';
+import { errorBodySchema } from '../../contract/index.js';
 import { apiRoutes } from './api-routes.js';
 
 function jsonSchema(schema: z.ZodType): unknown {

@@ -1,25 +1,20 @@
-import { z } from 'zod';
-import { RISK_LEVELS, policyDecisionKindSchema } from '../../core/index.js';
+import type { z } from 'zod';
 import {
   policyChangeSchema,
   policyChangeView,
-  policyConditionSchema,
-  policyDocumentSchema,
-  policyRuleSchema,
-  policyScopeSchema,
   policyShowSchema,
   policyShowView,
   policyTestSchema,
   policyTestView,
   policyVersionView,
   policyVersionsSchema,
-  toolPatternSchema,
   type PolicyAuthor,
   type PolicyChange,
   type PolicyService,
 } from '../../policy/index.js';
 import type { ApiRoute, RouteContext } from './api-route.js';
 import { requireAdmin } from './admin-only.js';
+import { policyRemoveRuleRequestSchema, policyReplaceRequestSchema, policyRollbackRequestSchema, policyScopeQuerySchema, policySetDefaultRequestSchema, policySetRuleRequestSchema, policyTestRequestSchema } from '../../contract/index.js';
 
 /** The installation's policy decides every account's calls: anyone signed in may read and test it, only an admin (with `policy:write`) changes it. */
 const adminsOnly = (context: RouteContext): void => requireAdmin(context, "The policy is the installation's: only an admin changes it.");
@@ -28,20 +23,6 @@ function authorOf(context: RouteContext): string {
   return context.principal?.userId ?? 'operator';
 }
 
-const scopeQuerySchema = z.object({ scope: policyScopeSchema.default('installation') }).strict();
-const changeShape = { scope: policyScopeSchema.default('installation'), message: z.string().min(1).max(500).optional() };
-const setRuleRequestSchema = z.object({ ...changeShape, rule: policyRuleSchema }).strict();
-const removeRuleRequestSchema = z.object({ ...changeShape, tool: toolPatternSchema, when: z.array(policyConditionSchema).min(1).optional() }).strict();
-const setDefaultRequestSchema = z.object({ ...changeShape, risk: z.enum(RISK_LEVELS), decision: policyDecisionKindSchema.nullable().describe('null removes the scope\'s default for this risk.') }).strict();
-const replaceRequestSchema = z.object({ ...changeShape, document: policyDocumentSchema }).strict();
-const rollbackRequestSchema = z.object({ ...changeShape, version: z.number().int().positive() }).strict();
-const testRequestSchema = z
-  .object({
-    tool: z.string().min(1).max(200),
-    input: z.unknown().optional(),
-    scopes: z.array(policyScopeSchema).max(10).optional().describe('Narrower scopes to apply too (agent:<slug>, deployment:<id>).'),
-  })
-  .strict();
 
 /**
  * A route that changes a scope's policy: admins only (with `policy:write`), the body validated with its
@@ -75,19 +56,19 @@ export const policyRoutes: readonly ApiRoute[] = [
     path: '/policy',
     summary: "A scope's policy in force, and the defaults under it.",
     access: 'signed-in',
-    query: scopeQuerySchema,
+    query: policyScopeQuerySchema,
     response: policyShowSchema,
-    handle: async (context) => policyShowView(await context.runtime.policies.show(scopeQuerySchema.parse(context.query ?? {}).scope)),
+    handle: async (context) => policyShowView(await context.runtime.policies.show(policyScopeQuerySchema.parse(context.query ?? {}).scope)),
   },
   {
     method: 'get',
     path: '/policy/versions',
     summary: "A scope's saved versions, newest first.",
     access: 'signed-in',
-    query: scopeQuerySchema,
+    query: policyScopeQuerySchema,
     response: policyVersionsSchema,
     async handle(context) {
-      const { scope } = scopeQuerySchema.parse(context.query ?? {});
+      const { scope } = policyScopeQuerySchema.parse(context.query ?? {});
       return { scope, versions: (await context.runtime.policies.versions(scope)).map(policyVersionView) };
     },
   },
@@ -96,18 +77,18 @@ export const policyRoutes: readonly ApiRoute[] = [
     path: '/policy/test',
     summary: 'What would happen to a call, and why, without making it.',
     access: 'signed-in',
-    body: testRequestSchema,
+    body: policyTestRequestSchema,
     response: policyTestSchema,
     async handle(context) {
-      const body = testRequestSchema.parse(context.body ?? {});
+      const body = policyTestRequestSchema.parse(context.body ?? {});
       return policyTestView(await context.runtime.policies.test({ tool: body.tool, input: body.input ?? {}, ...(body.scopes === undefined ? {} : { scopes: body.scopes }) }));
     },
   },
-  changeRoute('/policy/rules', 'Add a rule, or replace the one with the same tool and conditions (admin).', setRuleRequestSchema, (policies, body, author) => policies.setRule(body.scope, body.rule, author)),
-  changeRoute('/policy/rules/remove', 'Remove the rule with this tool and these conditions (admin).', removeRuleRequestSchema, (policies, body, author) =>
+  changeRoute('/policy/rules', 'Add a rule, or replace the one with the same tool and conditions (admin).', policySetRuleRequestSchema, (policies, body, author) => policies.setRule(body.scope, body.rule, author)),
+  changeRoute('/policy/rules/remove', 'Remove the rule with this tool and these conditions (admin).', policyRemoveRuleRequestSchema, (policies, body, author) =>
     policies.removeRule(body.scope, { tool: body.tool, ...(body.when === undefined ? {} : { when: body.when }) }, author),
   ),
-  changeRoute('/policy/defaults', "Set a scope's decision for one risk level (admin).", setDefaultRequestSchema, (policies, body, author) => policies.setDefault(body.scope, body.risk, body.decision, author)),
-  changeRoute('/policy/replace', "Replace a scope's whole document (admin).", replaceRequestSchema, (policies, body, author) => policies.replace(body.scope, body.document, author)),
-  changeRoute('/policy/rollback', "Save an earlier version's document again as the newest (admin).", rollbackRequestSchema, (policies, body, author) => policies.rollback(body.scope, body.version, author)),
+  changeRoute('/policy/defaults', "Set a scope's decision for one risk level (admin).", policySetDefaultRequestSchema, (policies, body, author) => policies.setDefault(body.scope, body.risk, body.decision, author)),
+  changeRoute('/policy/replace', "Replace a scope's whole document (admin).", policyReplaceRequestSchema, (policies, body, author) => policies.replace(body.scope, body.document, author)),
+  changeRoute('/policy/rollback', "Save an earlier version's document again as the newest (admin).", policyRollbackRequestSchema, (policies, body, author) => policies.rollback(body.scope, body.version, author)),
 ];

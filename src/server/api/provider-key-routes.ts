@@ -1,14 +1,8 @@
-import { z } from 'zod';
-import { CREDENTIAL_PROVIDERS, NotFoundError, type ProviderKeyRecord } from '../../core/index.js';
+import type { z } from 'zod';
+import { NotFoundError, type ProviderKeyRecord } from '../../core/index.js';
 import type { ApiRoute, RouteContext } from './api-route.js';
 import { signedInAccount } from './owned-records.js';
-
-const providerKeySchema = z
-  .object({ provider: z.enum(CREDENTIAL_PROVIDERS), last4: z.string().describe('The last 4 characters: all of a key that is ever shown again.'), created_at: z.string(), updated_at: z.string() })
-  .strict();
-
-export const providerKeyListSchema = z.object({ provider_keys: z.array(providerKeySchema) }).strict();
-export const providerKeyRequestSchema = z.object({ provider: z.enum(CREDENTIAL_PROVIDERS), key: z.string().min(1).max(500) }).strict();
+import { providerKeyListSchema, providerKeyRequestSchema, providerKeySchema } from '../../contract/index.js';
 
 function view(record: ProviderKeyRecord): z.infer<typeof providerKeySchema> {
   return { provider: record.provider, last4: record.last4, created_at: record.createdAt, updated_at: record.updatedAt };

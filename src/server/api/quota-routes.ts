@@ -1,9 +1,7 @@
-import { z } from 'zod';
 import { accountQuotaViewSchema, quotaLimitsRequestSchema } from '../../accounts/index.js';
 import { requireAdmin } from './admin-only.js';
 import type { ApiRoute, RouteContext } from './api-route.js';
-
-const clearedQuotaSchema = accountQuotaViewSchema.extend({ cleared: z.boolean().describe('Whether there was a quota to remove.') }).strict();
+import { clearedQuotaSchema } from '../../contract/index.js';
 
 function adminsOnly(context: RouteContext): void {
   requireAdmin(context, 'Only an admin sets and reads the quotas of accounts.');

@@ -13,7 +13,7 @@ import {
   skillReplaySchema,
   skillTestSchema,
   skillVersionListSchema,
-} from './skill-schemas.js';
+} from '../../contract/index.js';
 
 function skillSummary(record: Pick<SkillRecord, 'version' | 'status'>, document: SkillDocument) {
   return {

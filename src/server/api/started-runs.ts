@@ -1,4 +1,4 @@
-import type { StartedRun } from './api-schemas.js';
+import type { StartedRun } from '../../contract/index.js';
 import { ApiError, type RouteContext } from './api-route.js';
 
 /** A route that starts work refuses it (503) once the server is shutting down. */

@@ -1,27 +1,8 @@
-import { z } from 'zod';
-import { accountQuotaViewSchema } from '../../accounts/index.js';
+import type { z } from 'zod';
 import type { RunRecord } from '../../core/index.js';
 import { addCostSums, costSumJson, NO_COST, type CostSum } from '../../llm/index.js';
 import type { ApiRoute } from './api-route.js';
-import { apiCostShape } from './cost-schemas.js';
-
-const usageTotalsShape = {
-  llm_calls: z.number().int().nonnegative(),
-  tokens: z.object({ input: z.number().int().nonnegative(), output: z.number().int().nonnegative() }).strict(),
-  ...apiCostShape,
-};
-
-const usageRowSchema = z.object({ kind: z.string(), model: z.string(), runs: z.number().int().nonnegative(), ...usageTotalsShape }).strict();
-
-export const usageSchema = z
-  .object({
-    runs: z.number().int().nonnegative(),
-    total: z.object(usageTotalsShape).strict().describe('Every run counted, added up: the cost is unknown when any of their model calls had no known price.'),
-    by_kind_and_model: z.array(usageRowSchema),
-    truncated: z.boolean().describe('Whether only the newest 10,000 runs were summed.'),
-    quota: accountQuotaViewSchema.nullable().describe('Your account\'s quota (all limits null: unlimited) and its keys\', with what each used today and in the last minute; null without an account.'),
-  })
-  .strict();
+import { usageSchema, type usageTotalsSchema } from '../../contract/index.js';
 
 const MAX_RUNS = 10_000;
 
@@ -41,7 +22,7 @@ class UsageSum {
     this.cost = addCostSums(this.cost, { costUsd: run.costUsd, pricedCostUsd: run.pricedCostUsd, unpricedCalls: run.unpricedCalls });
   }
 
-  totals(): z.infer<z.ZodObject<typeof usageTotalsShape>> {
+  totals(): z.infer<typeof usageTotalsSchema> {
     return { llm_calls: this.llmCalls, tokens: { input: this.input, output: this.output }, ...costSumJson(this.cost) };
   }
 }

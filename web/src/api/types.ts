@@ -1,29 +1,47 @@
 import type { z } from 'zod';
 import type { ForgeEvent, LiveEvent } from '../../../src/core/events.js';
 import type {
+  agentDetailSchema,
+  agentListSchema,
+  apiKeyListSchema,
   approvalAnswerSchema,
   approvalGrantListSchema,
   approvalListSchema,
   conversationDetailSchema,
   conversationListSchema,
   conversationSchema,
+  createdApiKeySchema,
+  customerProductListSchema,
+  customerProductSchema,
+  customerPurchaseSchema,
+  customerUsageSchema,
+  mcpServerListSchema,
+  policyShowSchema,
+  policyTestSchema,
+  providerKeyListSchema,
   runListSchema,
   runSchema,
+  savedSkillSchema,
+  sellerProductSchema,
+  sessionSchema,
+  signedInSchema,
+  skillDetailSchema,
+  skillListSchema,
+  skillReplaySchema,
+  skillTestSchema,
+  skillVersionListSchema,
   startedRunSchema,
-} from '../../../src/server/api/api-schemas.js';
-import type { apiKeyListSchema, createdApiKeySchema, sessionSchema, signedInSchema, userListSchema } from '../../../src/server/api/account-schemas.js';
-import type { customerProductListSchema, customerProductSchema, customerPurchaseSchema, customerUsageSchema, sellerProductSchema } from '../../../src/server/api/marketplace-schemas.js';
-import type { savedSkillSchema, skillDetailSchema, skillListSchema, skillReplaySchema, skillTestSchema, skillVersionListSchema } from '../../../src/server/api/skill-schemas.js';
-import type { toolListSchema } from '../../../src/server/api/tool-routes.js';
-import type { mcpServerListSchema, toolboxListSchema, toolDetailSchema } from '../../../src/server/api/installation-routes.js';
-import type { providerKeyListSchema } from '../../../src/server/api/provider-key-routes.js';
-import type { usageSchema } from '../../../src/server/api/usage-routes.js';
-import type { agentDetailSchema, agentListSchema } from '../../../src/agents/agent-views.js';
-import type { policyShowSchema, policyTestSchema } from '../../../src/policy/policy-views.js';
+  toolboxListSchema,
+  toolDetailSchema,
+  toolListSchema,
+  usageSchema,
+  userListSchema,
+} from '../../../src/contract/index.js';
 
 /**
- * The API's bodies as the web UI reads them: types only, inferred from the server's own zod schemas, so
- * the bundle carries none of the server's code and a renamed field fails the UI's type check.
+ * The API's bodies as the web UI reads them: types only, inferred from the API contract's zod schemas
+ * (src/contract, which the server validates with too), so the bundle carries none of the server's code
+ * and a renamed field fails the UI's type check.
  */
 export type { ForgeEvent, LiveEvent };
 export type Run = z.infer<typeof runSchema>;

@@ -15,7 +15,7 @@ export const agentYamlRequestSchema = z
   })
   .strict();
 
-export { agentEditedSchema, agentRemovedSchema } from '../../agents/agent-views.js';
+export { agentEditedSchema, agentRemovedSchema } from '../agents/agent-views.js';
 export const agentRollbackRequestSchema = z.object({ version: z.number().int().positive().describe('The version to make the active one.') }).strict();
 export const agentDiffQuerySchema = z.object({ from: z.coerce.number().int().positive(), to: z.coerce.number().int().positive() }).strict();
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { errorInfoSchema, haltReasonSchema, runKindSchema, runStatusSchema } from '../../core/index.js';
-import { approvalGrantViewSchema, approvalViewSchema } from '../../policy/approvals/approval-view.js';
-import { policyRuleSchema } from '../../policy/policy-document.js';
+import { errorInfoSchema, haltReasonSchema, runKindSchema, runStatusSchema } from '../core/index.js';
+import { approvalGrantViewSchema, approvalViewSchema } from '../policy/approvals/approval-view.js';
+import { policyRuleSchema } from '../policy/policy-document.js';
 import { apiCostShape } from './cost-schemas.js';
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { apiKeyViewSchema, userViewSchema } from '../../accounts/index.js';
-import { API_SCOPES } from '../../core/index.js';
+import { apiKeyViewSchema, userViewSchema } from '../accounts/account-views.js';
+import { API_SCOPES } from '../core/index.js';
 
 /** The bodies of the account routes (`/api/v1/auth/*`, `/api/v1/api-keys`). Secrets appear only in the answers that hand them out. */
 
