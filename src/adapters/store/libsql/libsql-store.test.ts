@@ -187,6 +187,32 @@ describe('LibsqlStore on a file', () => {
     expect((await first.toolbox.get('count_links'))?.uses).toBe(200);
   });
 
+  it('commits a run\'s start at once, ahead of the writes gathering for the next group commit, and queues it behind another process\'s lock', async () => {
+    const path = join(folder, 'forge.db');
+    const store = await open(path);
+    await store.runs.create(aRun);
+    const reader = rawConnection(path);
+    const committed = (id: string) => reader.execute({ sql: 'SELECT COUNT(*) AS n FROM runs WHERE id = ?', args: [id] }).rows[0]?.['n'];
+
+    // Queued for the next turn of the event loop; the start does not wait for it (no turn passes here).
+    const gathering = store.runs.update('run-1', { status: 'completed' });
+    await store.runs.create({ ...aRun, id: 'run-2' });
+    expect(committed('run-2')).toBe(1);
+    expect(reader.execute("SELECT status FROM runs WHERE id = 'run-1'").rows[0]?.['status']).toBe('running');
+    await gathering;
+    expect(reader.execute("SELECT status FROM runs WHERE id = 'run-1'").rows[0]?.['status']).toBe('completed');
+
+    // While another process holds the write lock, the start waits for it like any write.
+    reader.execute('BEGIN IMMEDIATE');
+    const waiting = store.runs.create({ ...aRun, id: 'run-3' });
+    // A turn of the event loop: the group it was queued into finds the lock taken.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(committed('run-3')).toBe(0);
+    reader.execute('COMMIT');
+    await waiting;
+    expect(committed('run-3')).toBe(1);
+  });
+
   it('puts the file in write-ahead-log mode, on a connection that syncs at checkpoints (NORMAL) and enforces foreign keys', async () => {
     const path = join(folder, 'forge.db');
     await open(path);

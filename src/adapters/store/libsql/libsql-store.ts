@@ -88,5 +88,6 @@ function sqlAccessOf(engine: SqlEngine, writer: GroupCommitWriter, file: string)
     // Started in one tick, the reads run back to back on the one connection, before any commit queued meanwhile.
     readTogether: (statements) => Promise.all(statements.map((statement) => engine.read(statement))).catch(named),
     write: (steps) => writer.write(steps).catch(named),
+    writeNow: (steps) => writer.writeNow(steps).catch(named),
   };
 }
