@@ -44,7 +44,7 @@ export interface ModelCallInFlight {
 /**
  * Running totals of the run. Counted from the `model-call` events themselves, never taken from the run's
  * own summary, so what the footer shows is what the log proves. `unpricedCalls` counts calls whose cost
- * was unknown (`cost_usd: null`): the dollar figure is then a lower bound and is shown as such.
+ * was unknown (`cost_usd: null`): the run's cost is then unknown, and `costUsd` only its known part.
  */
 export interface ViewTotals {
   readonly modelCalls: number;

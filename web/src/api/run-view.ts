@@ -1,3 +1,4 @@
+import { addCallCost, NO_COST, type CostSum } from '../../../src/llm/cost-sum.js';
 import { readableOutput } from '../../../src/security/readable-output.js';
 import type { EventOf, ForgeEvent } from './types.js';
 
@@ -35,8 +36,14 @@ export interface RunView {
   readonly convergence?: EventOf<'convergence-check'>;
   readonly skillSteps: readonly EventOf<'skill-step'>[];
   readonly stale: readonly EventOf<'skill-stale'>[];
-  /** Model calls, tokens and dollars so far (the run-end's once it ended). */
-  readonly totals: { readonly llmCalls: number; readonly input: number; readonly output: number; readonly costUsd: number | null };
+  /** Model calls, tokens and dollars so far (the run-end's once it ended); the cost is unknown once one call had no known price. */
+  readonly totals: RunTotalsView;
+}
+
+export interface RunTotalsView extends CostSum {
+  readonly llmCalls: number;
+  readonly input: number;
+  readonly output: number;
 }
 
 function statusOf(call: Omit<ToolCallView, 'status'>): ToolCallView['status'] {
@@ -142,11 +149,13 @@ export function runViewOf(events: readonly ForgeEvent[]): RunView {
         break;
     }
   }
-  const summed = modelCalls.reduce(
-    (sum, call) => ({ llmCalls: sum.llmCalls + 1, input: sum.input + call.tokens.input, output: sum.output + call.tokens.output, costUsd: call.cost_usd === null || sum.costUsd === null ? sum.costUsd : sum.costUsd + call.cost_usd }),
-    { llmCalls: 0, input: 0, output: 0, costUsd: 0 as number | null },
+  const summed = modelCalls.reduce<RunTotalsView>(
+    (sum, call) => ({ llmCalls: sum.llmCalls + 1, input: sum.input + call.tokens.input, output: sum.output + call.tokens.output, ...addCallCost(sum, call.cost_usd) }),
+    { llmCalls: 0, input: 0, output: 0, ...NO_COST },
   );
-  const totals = end === undefined ? summed : { llmCalls: end.llm_calls, input: end.tokens.input, output: end.tokens.output, costUsd: end.cost_usd };
+  // A run-end written before its cost's known part was recorded: the parts are the calls' own.
+  const totals: RunTotalsView =
+    end === undefined ? summed : { llmCalls: end.llm_calls, input: end.tokens.input, output: end.tokens.output, costUsd: end.cost_usd, pricedCostUsd: end.cost_usd_known ?? end.cost_usd ?? summed.pricedCostUsd, unpricedCalls: end.unpriced_calls ?? summed.unpricedCalls };
   const views = new Map<string, ToolCallView>();
   for (const [id, call] of calls) views.set(id, { ...call, status: statusOf(call) });
   return { ...(start === undefined ? {} : { start }), ...(end === undefined ? {} : { end }), paused, items, calls: views, modelCalls, modelErrors, ...(plan === undefined ? {} : { plan }), toolbox, verifications, syntheses, ...(convergence === undefined ? {} : { convergence }), skillSteps, stale, totals };
