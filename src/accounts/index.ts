@@ -7,7 +7,7 @@ export { passwordSchema } from './password-hashing.js';
 export { apiKeyView, apiKeyViewSchema, userView, userViewSchema, type ApiKeyView, type UserView } from './account-views.js';
 export { ProviderKeyService, SecretKeyError } from './provider-key-service.js';
 export { QuotaExceededError, describeQuotaRefusal, type QuotaName, type QuotaRefusal } from './quota-exceeded-error.js';
-export { admitRun, quotaSubjectsOf } from './run-admission.js';
+export { admitRun, quotaSubjectsOf, refuseStartPastQuota } from './run-admission.js';
 export { quotaCheck, type QuotaCheckOptions } from './quota-check.js';
 export { QuotaService } from './quota-service.js';
 export { accountQuotaViewSchema, quotaLimitsRequestSchema, quotaViewSchema, type AccountQuotaView, type QuotaLimitsRequest, type QuotaView } from './quota-views.js';

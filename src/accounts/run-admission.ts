@@ -19,11 +19,8 @@ export function quotaSubjectsOf(run: { readonly userId?: string | null; readonly
  * without a quota are not limited. The run service calls it for every run it creates.
  */
 export async function admitRun(store: Pick<Store, 'runs' | 'quotas'>, run: NewRun, now: () => Date = () => new Date()): Promise<RunRecord> {
-  const subjects = quotaSubjectsOf(run);
-  if (subjects.length === 0) return store.runs.create(run);
-  const quotas = (await Promise.all(subjects.map((subject) => store.quotas.get(subject)))).filter((quota): quota is QuotaRecord => quota !== undefined && (quota.concurrentRuns !== null || quota.runsPerMinute !== null));
-  if (quotas.length === 0) return store.runs.create(run);
-  const limits: RunAdmissionLimit[] = quotas.map((quota) => ({ subject: quota.subject, concurrentRuns: quota.concurrentRuns, runsPerMinute: quota.runsPerMinute }));
+  const limits = await runLimitsOf(store, run);
+  if (limits.length === 0) return store.runs.create(run);
   let refusal: QuotaRefusal | undefined;
   for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
     const created = await store.runs.createWithin(run, limits, minuteWindowStart(now()).toISOString());
@@ -35,10 +32,34 @@ export async function admitRun(store: Pick<Store, 'runs' | 'quotas'>, run: NewRu
   throw new QuotaExceededError(refusal ?? fallbackRefusal(limits[0]!));
 }
 
+/**
+ * The admission's first look, read-only, before a start resolves its model or writes anything (the run
+ * front door's first step): throws `QuotaExceededError` when a quota of the run's account or key that
+ * limits starts is reached now, so a flood of starts past a quota costs the store two reads each and
+ * leaves no row behind. What it lets through is still admitted by `admitRun`, atomically with its
+ * record: two starts that both pass here cannot both take the last place.
+ */
+export async function refuseStartPastQuota(store: Pick<Store, 'quotas'>, principal: { readonly userId?: string | null; readonly apiKeyId?: string | null }, now: () => Date = () => new Date()): Promise<void> {
+  const limits = await runLimitsOf(store, principal);
+  if (limits.length === 0) return;
+  const refusal = await reachedLimit(store, limits, now());
+  if (refusal !== undefined) throw new QuotaExceededError(refusal);
+}
+
+/** The limits on starts (runs at once, runs per minute) of the subjects a run counts for; none when no quota limits them. */
+async function runLimitsOf(store: Pick<Store, 'quotas'>, run: { readonly userId?: string | null; readonly apiKeyId?: string | null }): Promise<RunAdmissionLimit[]> {
+  const subjects = quotaSubjectsOf(run);
+  if (subjects.length === 0) return [];
+  const quotas = await Promise.all(subjects.map((subject) => store.quotas.get(subject)));
+  return quotas
+    .filter((quota): quota is QuotaRecord => quota !== undefined && (quota.concurrentRuns !== null || quota.runsPerMinute !== null))
+    .map((quota) => ({ subject: quota.subject, concurrentRuns: quota.concurrentRuns, runsPerMinute: quota.runsPerMinute }));
+}
+
 /** Which limit is reached now, read from the counts; undefined when none is (a run ended since the refusal). */
 async function reachedLimit(store: Pick<Store, 'quotas'>, limits: readonly RunAdmissionLimit[], at: Date): Promise<QuotaRefusal | undefined> {
   for (const limit of limits) {
-    const usage = await store.quotas.usage(limit.subject, { runsSince: minuteWindowStart(at).toISOString(), callsSince: at.toISOString() });
+    const usage = await store.quotas.runCounts(limit.subject, minuteWindowStart(at).toISOString());
     if (limit.concurrentRuns !== null && usage.activeRuns >= limit.concurrentRuns) {
       return { quota: 'concurrent_runs', subject: limit.subject, limit: limit.concurrentRuns, used: usage.activeRuns, resetsAt: null, retryAfterSeconds: CONCURRENT_RETRY_SECONDS };
     }

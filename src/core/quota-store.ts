@@ -30,14 +30,18 @@ export interface QuotaRecord extends QuotaLimits {
   readonly updatedAt: string;
 }
 
-/** What a subject used, counted over its runs (by `runs.user_id` for an account, `runs.api_key_id` for a key). */
-export interface QuotaUsage {
+/** A subject's runs, counted as a start is admitted against them (by `runs.user_id` for an account, `runs.api_key_id` for a key). */
+export interface QuotaRunCounts {
   /** Its runs that are queued or running now. */
   readonly activeRuns: number;
-  /** Its runs created at or after `QuotaWindows.runsSince`. */
+  /** Its runs created at or after `runsSince`. */
   readonly recentRuns: number;
   /** When the oldest of those was created (it leaves the window 60 s later); null when there are none. */
   readonly oldestRecentRunAt: string | null;
+}
+
+/** What a subject used, counted over its runs: its runs (see `QuotaRunCounts`), and its model calls. */
+export interface QuotaUsage extends QuotaRunCounts {
   /** Model calls of its runs at or after `QuotaWindows.callsSince`. */
   readonly llmCalls: number;
   readonly tokens: { readonly input: number; readonly output: number };
@@ -71,4 +75,6 @@ export interface QuotaStore {
   /** Every quota of one account: its own and its keys'. */
   listForUser(userId: string): Promise<QuotaRecord[]>;
   usage(subject: QuotaSubject, windows: QuotaWindows): Promise<QuotaUsage>;
+  /** Only the counts of its runs (no model calls): what a start's admission reads, at the cost of two indexed counts. */
+  runCounts(subject: QuotaSubject, runsSince: string): Promise<QuotaRunCounts>;
 }

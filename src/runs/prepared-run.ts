@@ -10,7 +10,7 @@ export interface StartedRun<Result> {
 
 /**
  * A run request that passed every check of its kind (model, tools, rules, agent version, inputs,
- * conversation), nothing recorded yet but a new conversation: what its record will say, and how to
+ * conversation), nothing recorded yet (a new conversation is created once the run is admitted): what its record will say, and how to
  * start it here. The front door queues a prepared run's record for a worker, or starts it.
  */
 export interface PreparedRun<Result> {
@@ -18,7 +18,7 @@ export interface PreparedRun<Result> {
   readonly record: QueuedRunSpec | null;
   /** The stored run a resume goes on with (its whole id); absent for a new run. */
   readonly resumes?: string;
-  /** The conversation it continues (created when the request named none), pinned when it is queued. */
+  /** The conversation it continues (a new one, created once the run is admitted, when the request named none), pinned when it is queued. */
   readonly conversationId?: string;
   /** The version of the skill or agent it runs (`name@version`), pinned when it is queued. */
   readonly pinned?: string;

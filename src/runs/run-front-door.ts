@@ -2,6 +2,7 @@ import { ForgeError, parseRunRequest, type AnyEventBody, type ApprovalGate, type
 import type { ResolvedModel } from '../llm/index.js';
 import type { SkillDocument } from '../skills/index.js';
 import type { ForgeRuntime } from '../compose/create-runtime.js';
+import { refuseStartPastQuota } from '../accounts/index.js';
 import { storedApprovals } from '../policy/approvals/stored-approvals.js';
 import { RunService, type RunServiceOptions } from './run-service.js';
 import type { PreparedRun, StartedRun } from './prepared-run.js';
@@ -96,10 +97,14 @@ export class RunFrontDoor extends RunService {
    * record), and queued for a worker with its conversation and its agent's or skill's version pinned.
    * A direct tool call runs where it is asked for either way: one dispatch, answered at once. Runs of
    * agents asked for this way wait in the store for their approvals (their owner answers them there).
+   * A start past a quota of its account or key is refused (`QuotaExceededError`) before anything else,
+   * by a read (`refuseStartPastQuota`); the atomic admission with the run's record follows as before.
    */
   async submit<Request extends RunRequestInput>(input: Request, principal: RunPrincipal, extras: RunExtras = {}): Promise<SubmittedRun<RunResultOf<Request['kind']>>> {
     const request = parseRunRequest(input);
     const runtime = this.runtime();
+    // A start past its account's or key's quota is refused first, read-only: no model resolved, nothing written.
+    if (request.kind !== 'resume') await refuseStartPastQuota(runtime.store, principal);
     const given = { ...(waitsForStoredApprovals(request) ? { approvals: storedApprovals(runtime) } : {}), ...extras };
     if (runtime.mode === 'embedded' || request.kind === 'tool_call') {
       const started = await this.startHere(request, principal, given);

@@ -40,6 +40,11 @@ export interface RunSpec<Result extends RunSummary> {
   readonly task: string;
   readonly model: string;
   readonly conversationId?: string | null;
+  /**
+   * The new conversation the run starts (`conversationId` is its id), created once the run is admitted,
+   * so a start its quota refuses leaves no conversation behind.
+   */
+  readonly newConversation?: NewConversation;
   /** The account the run is for (its owner); none for the CLI's runs. */
   readonly userId?: string | null;
   /** The service key that started it, when one did (its quota counts the run too). */
@@ -53,8 +58,15 @@ export interface RunSpec<Result extends RunSummary> {
   execute(run: ActiveRun): Promise<Result>;
 }
 
+/** A conversation a run starts: its id, chosen before it exists, and what it is created with. */
+export interface NewConversation {
+  readonly id: string;
+  readonly title: string | null;
+  readonly userId: string | null;
+}
+
 /** What a queued run is, recorded when it is queued: the worker that takes it runs it under this id. */
-export type QueuedRunSpec = Pick<RunSpec<RunSummary>, 'kind' | 'task' | 'model' | 'conversationId' | 'userId' | 'apiKeyId' | 'agent'>;
+export type QueuedRunSpec = Pick<RunSpec<RunSummary>, 'kind' | 'task' | 'model' | 'conversationId' | 'newConversation' | 'userId' | 'apiKeyId' | 'agent'>;
 
 /** A queued run that no worker may take any more: it was cancelled (or taken) first. */
 export class RunNotQueuedError extends ForgeError {
@@ -215,7 +227,7 @@ export class RunService {
    */
   async enqueue(spec: QueuedRunSpec): Promise<RunRecord> {
     // Admitted here, against its account's and key's quotas: the worker that takes it does not admit it again.
-    return admitRun(this.options.store, {
+    const run = await admitRun(this.options.store, {
       id: newRunId(),
       status: 'queued',
       kind: spec.kind,
@@ -226,6 +238,22 @@ export class RunService {
       apiKeyId: spec.apiKeyId ?? null,
       ...(spec.agent === undefined ? {} : { agent: spec.agent }),
     });
+    await this.createConversation(run.id, spec.newConversation);
+    return run;
+  }
+
+  /**
+   * Creates the new conversation of a run just admitted. Should that fail, the run it was for fails
+   * too, saying why, instead of staying queued or running with no conversation.
+   */
+  private async createConversation(runId: string, conversation: NewConversation | undefined): Promise<void> {
+    if (conversation === undefined) return;
+    try {
+      await this.options.store.conversations.create(conversation);
+    } catch (error) {
+      await this.options.store.runs.update(runId, { status: 'failed', haltReason: 'error', error: `Its conversation could not be created: ${describeError(error).message}` });
+      throw error;
+    }
   }
 
   /**
@@ -267,8 +295,11 @@ export class RunService {
     return this.launch(runId, logFile, spec.signal, { userId: spec.userId ?? null, apiKeyId: spec.apiKeyId ?? null }, {
       begin:
         queuedRunId === undefined
-          ? // The one admission check of every run's start (its account's and key's quotas), atomic with its record.
-            () => admitRun(store, { id: runId, kind: spec.kind, task: spec.task, model: spec.model, conversationId: spec.conversationId ?? null, owner, logFile, userId: spec.userId ?? null, apiKeyId: spec.apiKeyId ?? null, ...(spec.agent === undefined ? {} : { agent: spec.agent }) })
+          ? // The one admission check of every run's start (its account's and key's quotas), atomic with its record; its new conversation once it is admitted.
+            async () => {
+              await admitRun(store, { id: runId, kind: spec.kind, task: spec.task, model: spec.model, conversationId: spec.conversationId ?? null, owner, logFile, userId: spec.userId ?? null, apiKeyId: spec.apiKeyId ?? null, ...(spec.agent === undefined ? {} : { agent: spec.agent }) });
+              await this.createConversation(runId, spec.newConversation);
+            }
           : async () => {
               if (!(await store.runs.claim(queuedRunId, owner, ['queued'], { logFile }))) throw new RunNotQueuedError(queuedRunId, (await store.runs.get(queuedRunId))?.status ?? 'gone');
             },

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { DEFAULT_MEMORY_BOUNDS, boundHistory, finishRun, type AgentRunResult } from '../engine/index.js';
 import { NotFoundError, type AnyEventBody, type ApprovalGate, type Store } from '../core/index.js';
 import type { ResolvedModel } from '../llm/index.js';
@@ -77,8 +78,8 @@ export interface RunTaskResult extends AgentRunResult {
 
 /**
  * Checks a task run and makes it ready to start: resolves the model (a clear error when none is
- * configured), checks the tool names and the run's rules, and finds (or creates) its conversation, all
- * before any run exists. Started, it records the run in the store and the run log (the runtime's secrets
+ * configured), checks the tool names and the run's rules, and finds its conversation (or names the new
+ * one, created once the run is admitted), all before any run exists. Started, it records the run in the store and the run log (the runtime's secrets
  * redacted from both), continues the conversation with bounded history, and ends with the documented
  * JSON shape. The run's tools are the catalog's (or those `tools` names) as they are when its loop
  * starts, after a `fresh` wipe; nothing the catalog gains or loses later reaches it.
@@ -93,16 +94,17 @@ export async function prepareTaskRun(runtime: ForgeRuntime, options: TaskRunOpti
   if (options.tools !== undefined) runtime.registry.snapshot(options.tools, await runtime.tools.accountTools(options.userId ?? null));
   // So are rules that do not validate: checked before anything is created.
   const policyRules = options.policyRules === undefined ? undefined : validRunRules(options.policyRules);
-  const conversation =
-    options.conversationId === undefined
-      ? await store.conversations.create({ title: runtime.redactor.redactText(options.task).slice(0, 80), userId: options.userId ?? null })
-      : await requireConversation(store, options.conversationId);
+  // A new conversation is created once the run is admitted (a refused start leaves none); a named one must exist.
+  const newConversation =
+    options.conversationId === undefined ? { id: randomUUID(), title: runtime.redactor.redactText(options.task).slice(0, 80), userId: options.userId ?? null } : undefined;
+  const conversation = newConversation ?? (await requireConversation(store, options.conversationId!));
   const kind = options.converge === true ? 'converge' : 'agent';
   const record = {
     kind,
     task: runtime.redactor.redactText(options.task),
     model: model.slug,
     conversationId: conversation.id,
+    ...(newConversation === undefined ? {} : { newConversation }),
     userId: options.userId ?? null,
     apiKeyId: options.apiKeyId ?? null,
     ...(options.agent === undefined ? {} : { agent: options.agent.pin }),
@@ -115,7 +117,7 @@ export async function prepareTaskRun(runtime: ForgeRuntime, options: TaskRunOpti
         maxMessages: options.historyMessages ?? config.historyMessages ?? DEFAULT_MEMORY_BOUNDS.maxMessages,
         maxTokens: config.historyTokens ?? DEFAULT_MEMORY_BOUNDS.maxTokens,
       };
-      const history = boundHistory((await store.conversations.listMessages(conversation.id, { lastN: bounds.maxMessages })).map(toLoopMessage), bounds);
+      const history = newConversation === undefined ? boundHistory((await store.conversations.listMessages(conversation.id, { lastN: bounds.maxMessages })).map(toLoopMessage), bounds) : [];
       const handle = runtime.runs.start({
         ...record,
         ...(options.signal === undefined ? {} : { signal: options.signal }),

@@ -1,5 +1,5 @@
-import { RedisEventFanOut } from '../../events/index.js';
-import { BullmqJobQueue, type BullmqJobQueueOptions } from '../queue/index.js';
+import { RedisEventFanOut } from '../events/index.js';
+import { BullmqJobQueue, type BullmqJobQueueOptions } from '../queue/bullmq/index.js';
 import { openRedisClients } from '../redis/index.js';
 
 export interface RedisScalingOptions {

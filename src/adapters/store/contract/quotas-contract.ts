@@ -94,5 +94,21 @@ export function describeQuotasContract(context: StoreContractContext): void {
       expect(await store.quotas.usage(adaKey, { runsSince: longAgo, callsSince: today })).toMatchObject({ activeRuns: 1, recentRuns: 1, llmCalls: 1, tokens: { input: 100, output: 10 }, pricedCostUsd: 0.5, unpricedCalls: 0 });
       expect(await store.quotas.usage({ kind: 'account', id: 'u-none' }, { runsSince: new Date().toISOString(), callsSince: today })).toEqual({ activeRuns: 0, recentRuns: 0, oldestRecentRunAt: null, llmCalls: 0, tokens: { input: 0, output: 0 }, pricedCostUsd: 0, unpricedCalls: 0 });
     });
+
+    it('counts a subject\'s runs alone, as a start is admitted against them', async () => {
+      await store.runs.create({ ...newRun('r1'), userId: 'u-ada', apiKeyId: 'k-ada' });
+      await store.runs.create({ ...newRun('r2'), userId: 'u-ada', status: 'queued' });
+      await store.runs.create({ ...newRun('r3'), userId: 'u-ada' });
+      await store.runs.update('r3', { status: 'completed' });
+      await store.runs.create({ ...newRun('r4'), userId: 'u-ada' });
+      await store.runs.update('r4', { status: 'waiting' });
+      await store.runs.create({ ...newRun('b1'), userId: 'u-bob' });
+      const counts = await store.quotas.runCounts(ada, longAgo);
+      expect(counts).toEqual({ activeRuns: 2, recentRuns: 4, oldestRecentRunAt: (await store.runs.get('r1'))?.createdAt });
+      expect(await store.quotas.runCounts(adaKey, longAgo)).toEqual({ activeRuns: 1, recentRuns: 1, oldestRecentRunAt: expect.stringMatching(isoUtc) });
+      // The same counts as the usage reports.
+      expect(await store.quotas.usage(ada, { runsSince: longAgo, callsSince: longAgo })).toMatchObject(counts);
+      expect(await store.quotas.runCounts(ada, new Date(Date.now() + 60_000).toISOString())).toEqual({ activeRuns: 2, recentRuns: 0, oldestRecentRunAt: null });
+    });
   });
 }

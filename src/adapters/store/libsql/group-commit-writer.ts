@@ -1,7 +1,7 @@
 import { StoreUnavailableError } from '../store-unavailable-error.js';
 import { type SqlResult, type WriteStep, stepFailure } from '../sql/index.js';
 import { sqlErrorFrom, type SqlEngine } from './sql-engine.js';
-import type { UnitOutcome } from './sqlite-protocol.js';
+import type { UnitOutcome, UnitRequest } from './sqlite-protocol.js';
 
 interface PendingUnit {
   readonly steps: readonly WriteStep[];
@@ -59,6 +59,20 @@ export class GroupCommitWriter {
     });
   }
 
+  /**
+   * A write someone waits on to go on (a run's start): committed at once, in a transaction of its own,
+   * instead of after the next turn of the event loop behind every write gathered meanwhile, when the
+   * engine can (`SqlEngine.commitAtOnce`); queued like any other write when it cannot. It never waits
+   * for a group, so a start's latency does not grow with what other runs are writing.
+   */
+  writeNow(steps: readonly WriteStep[]): Promise<SqlResult[]> {
+    if (this.closed || steps.length === 0) return this.write(steps);
+    const group = this.engine.commitAtOnce([unitOf(steps)]);
+    if (group === undefined) return this.write(steps);
+    if (!group.committed) return Promise.reject(sqlErrorFrom(group.error));
+    return new Promise((resolve, reject) => settle({ steps, resolve, reject }, group.outcomes[0]!));
+  }
+
   /** Resolves once every write queued so far has been committed or has failed. */
   async drain(): Promise<void> {
     do await this.flushing;
@@ -86,7 +100,7 @@ export class GroupCommitWriter {
     this.queue = [];
     this.queuedSteps = 0;
     try {
-      const group = await this.engine.commit(units.map((unit) => ({ statements: unit.steps.map((step) => step.statement), requireChange: unit.steps.map((step) => step.ifUnchanged !== undefined) })));
+      const group = await this.engine.commit(units.map((unit) => unitOf(unit.steps)));
       if (!group.committed) throw sqlErrorFrom(group.error);
       units.forEach((unit, index) => settle(unit, group.outcomes[index]!));
     } catch (error) {
@@ -94,6 +108,10 @@ export class GroupCommitWriter {
       for (const unit of units) unit.reject(error);
     }
   }
+}
+
+function unitOf(steps: readonly WriteStep[]): UnitRequest {
+  return { statements: steps.map((step) => step.statement), requireChange: steps.map((step) => step.ifUnchanged !== undefined) };
 }
 
 function settle(unit: PendingUnit, outcome: UnitOutcome): void {

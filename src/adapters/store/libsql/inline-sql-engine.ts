@@ -1,6 +1,6 @@
 import type { SqlResult, SqlStatement } from '../sql/index.js';
 import type { SqlEngine } from './sql-engine.js';
-import { commitGroup, type SqliteConnection } from './sqlite-core.mjs';
+import { commitGroup, isBusy, type SqliteConnection } from './sqlite-core.mjs';
 import type { GroupOutcome, UnitRequest } from './sqlite-protocol.js';
 import { beginWrite, retryWhileBusy } from './write-lock.js';
 
@@ -22,6 +22,17 @@ export class InlineSqlEngine implements SqlEngine {
 
   async commit(units: readonly UnitRequest[]): Promise<GroupOutcome> {
     await beginWrite(this.connection, this.busyTimeoutMs);
+    return commitGroup(this.connection, units);
+  }
+
+  commitAtOnce(units: readonly UnitRequest[]): GroupOutcome | undefined {
+    if (this.connection.inTransaction) return undefined;
+    try {
+      this.connection.execute('BEGIN IMMEDIATE');
+    } catch (error) {
+      if (isBusy(error)) return undefined;
+      throw error;
+    }
     return commitGroup(this.connection, units);
   }
 

@@ -187,6 +187,32 @@ describe('LibsqlStore on a file', () => {
     expect((await first.toolbox.get('count_links'))?.uses).toBe(200);
   });
 
+  it('commits a run\'s start at once, ahead of the writes gathering for the next group commit, and queues it behind another process\'s lock', async () => {
+    const path = join(folder, 'forge.db');
+    const store = await open(path);
+    await store.runs.create(aRun);
+    const reader = rawConnection(path);
+    const committed = (id: string) => reader.execute({ sql: 'SELECT COUNT(*) AS n FROM runs WHERE id = ?', args: [id] }).rows[0]?.['n'];
+
+    // Queued for the next turn of the event loop; the start does not wait for it (no turn passes here).
+    const gathering = store.runs.update('run-1', { status: 'completed' });
+    await store.runs.create({ ...aRun, id: 'run-2' });
+    expect(committed('run-2')).toBe(1);
+    expect(reader.execute("SELECT status FROM runs WHERE id = 'run-1'").rows[0]?.['status']).toBe('running');
+    await gathering;
+    expect(reader.execute("SELECT status FROM runs WHERE id = 'run-1'").rows[0]?.['status']).toBe('completed');
+
+    // While another process holds the write lock, the start waits for it like any write.
+    reader.execute('BEGIN IMMEDIATE');
+    const waiting = store.runs.create({ ...aRun, id: 'run-3' });
+    // A turn of the event loop: the group it was queued into finds the lock taken.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(committed('run-3')).toBe(0);
+    reader.execute('COMMIT');
+    await waiting;
+    expect(committed('run-3')).toBe(1);
+  });
+
   it('puts the file in write-ahead-log mode, on a connection that syncs at checkpoints (NORMAL) and enforces foreign keys', async () => {
     const path = join(folder, 'forge.db');
     await open(path);
@@ -207,21 +233,31 @@ describe('LibsqlStore on a file', () => {
     // the write must still be waiting after the loop has ticked five times, and finish once released.
     let settled = false;
     const write = store.runs.create(aRun).finally(() => (settled = true));
-    await new Promise<void>((resolve) => {
-      let ticks = 0;
-      const ticker = setInterval(() => {
-        ticks += 1;
-        if (ticks < 5) return;
-        clearInterval(ticker);
-        resolve();
-      }, 20);
-    });
+    await fiveTimerTicks();
     expect(settled).toBe(false);
     holder.release();
     await write;
 
     await holder.exited;
     expect((await store.runs.list()).map((run) => run.id)).toEqual(['run-1']);
+  });
+
+  it('waits to open a file while another process holds a lock on it (a new file being created, in rollback-journal mode), then opens it in write-ahead-log mode', async () => {
+    const path = join(folder, 'forge.db');
+    // Switching to write-ahead logging needs the lock this process holds: opening must wait for it, not fail.
+    const holder = await holdWriteLock(path, 'BEGIN EXCLUSIVE; CREATE TABLE held (id TEXT)');
+    let settled = false;
+    const opening = LibsqlStore.open({ path }).finally(() => (settled = true));
+    await fiveTimerTicks();
+    expect(settled).toBe(false);
+    holder.release();
+    const store = await opening;
+    stores.push(store);
+    await holder.exited;
+
+    await store.runs.create(aRun);
+    expect((await store.runs.list()).map((run) => run.id)).toEqual(['run-1']);
+    expect(rawConnection(path).execute('PRAGMA journal_mode').rows[0]?.['journal_mode']).toBe('wal');
   });
 
   it('fails a write loudly, and keeps nothing of it, when another process holds the lock past the timeout', async () => {
@@ -282,16 +318,28 @@ describe('LibsqlStore in memory', () => {
   });
 });
 
+/** Resolves after a 20 ms interval timer has fired five times: only an event loop nothing blocks gets there. */
+function fiveTimerTicks(): Promise<void> {
+  return new Promise((resolve) => {
+    let ticks = 0;
+    const ticker = setInterval(() => {
+      ticks += 1;
+      if (ticks < 5) return;
+      clearInterval(ticker);
+      resolve();
+    }, 20);
+  });
+}
+
 /**
- * Starts a separate process that takes the database's write lock, and resolves once it holds it; the
- * lock is held until `release()` (no timer: the test decides when).
+ * Starts a separate process that takes the database's write lock (or the lock `take` takes), and resolves
+ * once it holds it; the lock is held until `release()` (no timer: the test decides when).
  */
-async function holdWriteLock(path: string): Promise<{ release(): void; exited: Promise<void> }> {
+async function holdWriteLock(path: string, take = "BEGIN IMMEDIATE; INSERT INTO conversations (id, title, created_at) VALUES ('held', NULL, '2026-01-01T00:00:00.000Z')"): Promise<{ release(): void; exited: Promise<void> }> {
   const script = `
     import Database from 'libsql';
     const db = new Database(${JSON.stringify(path)});
-    db.exec('BEGIN IMMEDIATE');
-    db.exec("INSERT INTO conversations (id, title, created_at) VALUES ('held', NULL, '2026-01-01T00:00:00.000Z')");
+    db.exec(${JSON.stringify(take)});
     process.stdout.write('locked\\n');
     process.stdin.once('data', () => { db.exec('COMMIT'); db.close(); process.exit(0); });
   `;

@@ -9,6 +9,7 @@ import { SqliteConnection } from './sqlite-core.mjs';
 import { sqliteCatalog } from './sqlite-catalog.js';
 import { sqliteDialect } from './sqlite-dialect.js';
 import { WorkerSqlEngine } from './worker-sql-engine.js';
+import { retryWhileBusy } from './write-lock.js';
 
 /** How long a read or a write waits for another process's lock on the same file before it fails, by default. */
 const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
@@ -51,8 +52,10 @@ export class LibsqlStore extends SqlStore {
    */
   static async open(options: { path: string; busyTimeoutMs?: number; thread?: SqlThread }): Promise<LibsqlStore> {
     const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
-    // Migrated on the main thread first, waiting for another process's lock with timers.
-    const connection = SqliteConnection.open(options.path, { busyTimeoutMs: 0 });
+    // Opened and migrated on the main thread first, waiting for another process's lock with timers: switching
+    // a file to write-ahead logging needs a lock that another process creating, migrating or closing the
+    // same file can hold for a moment.
+    const connection = await retryWhileBusy(() => SqliteConnection.open(options.path, { busyTimeoutMs: 0 }), busyTimeoutMs, 'another process held a lock on the database');
     try {
       await applyMigrations(connection, migrationsFor(sqliteDialect), busyTimeoutMs);
     } catch (error) {
@@ -85,5 +88,6 @@ function sqlAccessOf(engine: SqlEngine, writer: GroupCommitWriter, file: string)
     // Started in one tick, the reads run back to back on the one connection, before any commit queued meanwhile.
     readTogether: (statements) => Promise.all(statements.map((statement) => engine.read(statement))).catch(named),
     write: (steps) => writer.write(steps).catch(named),
+    writeNow: (steps) => writer.writeNow(steps).catch(named),
   };
 }

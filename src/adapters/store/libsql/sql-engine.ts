@@ -10,6 +10,13 @@ export interface SqlEngine {
   read(statement: SqlStatement): Promise<SqlResult>;
   /** Opens a write transaction (waiting for another process's lock up to the busy timeout) and commits the group in it. */
   commit(units: readonly UnitRequest[]): Promise<GroupOutcome>;
+  /**
+   * Commits the group now, synchronously, in its own transaction, when that can be done without
+   * waiting: the engine runs on this thread, no transaction is open on its connection (a group
+   * committing) and no other process holds the write lock. Undefined when it cannot (always, for an
+   * engine on a worker thread): nothing was done, and the caller queues the group instead.
+   */
+  commitAtOnce(units: readonly UnitRequest[]): GroupOutcome | undefined;
   close(): Promise<void>;
 }
 

@@ -74,6 +74,11 @@ export class WorkerSqlEngine implements SqlEngine {
     }
   }
 
+  /** Never: the connection is the thread's, reached only by a message and its answer. */
+  commitAtOnce(): undefined {
+    return undefined;
+  }
+
   /**
    * Closes the connection on its thread first (so the write-ahead log is checkpointed and every lock
    * released before another connection opens the file), then stops the thread.

@@ -75,6 +75,11 @@ export class PostgresSqlAccess implements SqlAccess {
     }
   }
 
+  /** Every write is a transaction of its own here, sent at once: nothing gathers to wait behind. */
+  writeNow(steps: readonly WriteStep[]): Promise<SqlResult[]> {
+    return this.write(steps);
+  }
+
   /**
    * Runs `work` on one connection of the pool, given back afterwards; a connection that failed outside
    * a statement's own error (cut, or left in an unknown transaction state) is closed instead. Errors

@@ -39,4 +39,9 @@ export interface SqlAccess {
   readTogether(statements: readonly SqlStatement[]): Promise<SqlResult[]>;
   /** Commits the steps together (all or none) and resolves with each step's result once they are committed. */
   write(steps: readonly WriteStep[]): Promise<SqlResult[]>;
+  /**
+   * As `write`, for a write someone waits on before going on (a run's start and its new conversation):
+   * an engine that gathers writes into group commits commits it at once instead, where it can.
+   */
+  writeNow(steps: readonly WriteStep[]): Promise<SqlResult[]>;
 }

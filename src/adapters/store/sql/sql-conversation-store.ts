@@ -29,7 +29,7 @@ export class SqlConversationStore implements ConversationStore {
 
   async create(options: { id?: string; title?: string | null; userId?: string | null } = {}): Promise<ConversationRecord> {
     const record: ConversationRecord = { id: options.id ?? randomUUID(), title: options.title ?? null, userId: options.userId ?? null, createdAt: new Date().toISOString() };
-    await this.sql.write([
+    await this.sql.writeNow([
       {
         statement: { sql: 'INSERT INTO conversations (id, title, user_id, created_at) VALUES (?, ?, ?, ?)', args: [record.id, record.title, record.userId, record.createdAt] },
         onError: (error) => (constraintViolation(error) === 'unique' ? new DuplicateRecordError('conversation', { id: record.id }) : error),

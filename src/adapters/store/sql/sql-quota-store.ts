@@ -1,6 +1,6 @@
-import type { QuotaRecord, QuotaStore, QuotaSubject, QuotaUsage, QuotaWindows } from '../../../core/index.js';
+import type { QuotaRecord, QuotaRunCounts, QuotaStore, QuotaSubject, QuotaUsage, QuotaWindows } from '../../../core/index.js';
 import { readNullableNumber, readNullableText, readNumber, readText } from './row-values.js';
-import type { SqlAccess, SqlRow } from './sql-access.js';
+import type { SqlAccess, SqlRow, SqlStatement } from './sql-access.js';
 import { subjectColumn } from './sql-run-store.js';
 
 const quotaColumns = 'subject_kind, subject_id, user_id, concurrent_runs, runs_per_minute, tokens_per_day, usd_per_day, allow_unpriced_models, updated_at';
@@ -58,9 +58,8 @@ export class SqlQuotaStore implements QuotaStore {
   async usage(subject: QuotaSubject, windows: QuotaWindows): Promise<QuotaUsage> {
     const column = subjectColumn(subject.kind);
     const exclude = windows.excludeRunId === undefined ? '' : ' AND c.run_id <> ?';
-    const [active, recent, calls] = await this.sql.readTogether([
-      { sql: `SELECT COUNT(*) AS runs FROM runs WHERE ${column} = ? AND status IN ('queued', 'running')`, args: [subject.id] },
-      { sql: `SELECT COUNT(*) AS runs, MIN(created_at) AS oldest FROM runs WHERE ${column} = ? AND created_at >= ?`, args: [subject.id, windows.runsSince] },
+    const [runs, calls] = await this.sql.readTogether([
+      runCountsStatement(subject, windows.runsSince),
       {
         sql: `SELECT COUNT(*) AS llm_calls, COALESCE(SUM(c.input_tokens), 0) AS input_tokens, COALESCE(SUM(c.output_tokens), 0) AS output_tokens,
                      COALESCE(SUM(c.cost_usd), 0) AS priced_usd, COUNT(*) - COUNT(c.cost_usd) AS unpriced_calls
@@ -71,15 +70,32 @@ export class SqlQuotaStore implements QuotaStore {
     ]);
     const callRow = calls!.rows[0]!;
     return {
-      activeRuns: readNumber(active!.rows[0]!, 'runs'),
-      recentRuns: readNumber(recent!.rows[0]!, 'runs'),
-      oldestRecentRunAt: readNullableText(recent!.rows[0]!, 'oldest'),
+      ...runCountsFromRow(runs!.rows[0]!),
       llmCalls: readNumber(callRow, 'llm_calls'),
       tokens: { input: readNumber(callRow, 'input_tokens'), output: readNumber(callRow, 'output_tokens') },
       pricedCostUsd: readNumber(callRow, 'priced_usd'),
       unpricedCalls: readNumber(callRow, 'unpriced_calls'),
     };
   }
+
+  async runCounts(subject: QuotaSubject, runsSince: string): Promise<QuotaRunCounts> {
+    return runCountsFromRow((await this.sql.read(runCountsStatement(subject, runsSince))).rows[0]!);
+  }
+}
+
+/** One row with a subject's runs at once and in the window, each counted on its own index. */
+function runCountsStatement(subject: QuotaSubject, runsSince: string): SqlStatement {
+  const column = subjectColumn(subject.kind);
+  return {
+    sql: `SELECT (SELECT COUNT(*) FROM runs WHERE ${column} = ? AND status IN ('queued', 'running')) AS active_runs,
+                 (SELECT COUNT(*) FROM runs WHERE ${column} = ? AND created_at >= ?) AS recent_runs,
+                 (SELECT MIN(created_at) FROM runs WHERE ${column} = ? AND created_at >= ?) AS oldest_recent`,
+    args: [subject.id, subject.id, runsSince, subject.id, runsSince],
+  };
+}
+
+function runCountsFromRow(row: SqlRow): QuotaRunCounts {
+  return { activeRuns: readNumber(row, 'active_runs'), recentRuns: readNumber(row, 'recent_runs'), oldestRecentRunAt: readNullableText(row, 'oldest_recent') };
 }
 
 function quotaFromRow(row: SqlRow): QuotaRecord {

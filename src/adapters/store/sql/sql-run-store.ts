@@ -28,7 +28,7 @@ export class SqlRunStore implements RunStore {
 
   async create(run: NewRun): Promise<RunRecord> {
     const record = newRunRecord(run);
-    await this.sql.write([
+    await this.sql.writeNow([
       {
         // The row is exactly `record`: nothing to read back.
         statement: { sql: `INSERT INTO runs (${insertColumns}) VALUES (${insertColumns.split(',').map(() => '?').join(', ')})`, args: insertValues(record) },
@@ -59,7 +59,7 @@ export class SqlRunStore implements RunStore {
       }
     }
     const values = insertValues(record);
-    const [result] = await this.sql.write([
+    const [result] = await this.sql.writeNow([
       {
         statement: {
           sql: `INSERT INTO runs (${insertColumns}) SELECT ${values.map(() => '?').join(', ')}${conditions.length === 0 ? '' : ` WHERE ${conditions.join(' AND ')}`}`,

@@ -10,13 +10,13 @@ import {
   type JobSnapshot,
   type JobWorker,
   type JobWorkerOptions,
-} from '../../core/index.js';
-import { openRedisClients, type RedisClients, type RedisConnectionOptions } from '../redis/index.js';
+} from '../../../core/index.js';
+import { openRedisClients, type RedisClients, type RedisConnectionOptions } from '../../redis/index.js';
 import { bullmqErrorReport } from './bullmq-error-report.js';
 import { BullmqJobOutcomes } from './bullmq-job-outcomes.js';
 import { BullmqJobRecords, bullmqJobId, isEnded, snapshotOf, type ForgeJobData, type JobIdentity } from './bullmq-job-records.js';
 import { BullmqJobWorker, type BullmqWorkerHost } from './bullmq-job-worker.js';
-import { checkConcurrency, checkRetry } from './job-options.js';
+import { checkConcurrency, checkRetry } from '../job-options.js';
 
 export type BullmqJobQueueOptions = RedisConnectionOptions & {
   /** The BullMQ queue's name (no `:`); every process of one deployment uses the same. Default `forge-jobs`. */

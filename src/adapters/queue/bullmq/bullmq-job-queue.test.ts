@@ -1,14 +1,14 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigurationError, type ActiveJob } from '../../core/index.js';
-import { redisTestKeys, TEST_REDIS_URL } from '../../../test/support/redis-test-keys.js';
+import { ConfigurationError, type ActiveJob } from '../../../core/index.js';
+import { redisTestKeys, TEST_REDIS_URL } from '../../../../test/support/redis-test-keys.js';
 import { BullmqJobQueue, type BullmqJobQueueOptions } from './bullmq-job-queue.js';
-import { describeJobQueueContract } from './job-queue-contract.js';
+import { describeJobQueueContract } from '../job-queue-contract.js';
 
 const keys = redisTestKeys('queue');
 const root = fileURLToPath(new URL('../../..', import.meta.url));
-const stallingWorker = fileURLToPath(new URL('../../../test/fixtures/redis/stalling-worker.ts', import.meta.url));
+const stallingWorker = fileURLToPath(new URL('../../../../test/fixtures/redis/stalling-worker.ts', import.meta.url));
 /** The stall tests' settings, as the stalling worker process has them: a dead worker's job is free again within ~1.5 s. */
 const FAST_STALLS = { lockDurationMs: 1_000, stalledIntervalMs: 500 } as const;
 

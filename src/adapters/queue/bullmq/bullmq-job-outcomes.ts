@@ -1,6 +1,6 @@
 import { QueueEvents, type Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { JobOutcome } from '../../core/index.js';
+import type { JobOutcome } from '../../../core/index.js';
 import type { BullmqJobRecords, ForgeJobData, JobIdentity } from './bullmq-job-records.js';
 
 /** How often the jobs someone awaits are read again, in case an event was missed (a trimmed event stream). */

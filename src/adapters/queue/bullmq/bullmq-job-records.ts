@@ -1,6 +1,6 @@
 import { Job, type JobJsonRaw, type JobState as BullmqJobState, type Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { ErrorInfo, JobOutcome, JobSnapshot, JobState } from '../../core/index.js';
+import type { ErrorInfo, JobOutcome, JobSnapshot, JobState } from '../../../core/index.js';
 
 /**
  * What a BullMQ job's data holds for Forge: the job's Forge id (BullMQ's own id is `bullmqJobId(id)`),

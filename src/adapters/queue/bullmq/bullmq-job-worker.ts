@@ -1,7 +1,7 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { describeError, type ActiveJob, type JobHandler, type JobWorker } from '../../core/index.js';
-import type { RedisSubscriber } from '../redis/index.js';
+import { describeError, type ActiveJob, type JobHandler, type JobWorker } from '../../../core/index.js';
+import type { RedisSubscriber } from '../../redis/index.js';
 import type { BullmqJobRecords, ForgeJobData } from './bullmq-job-records.js';
 
 /** How often `drain` counts the queue's jobs when none of this worker's attempts has ended meanwhile. */

@@ -1,0 +1,1 @@
+export { BullmqJobQueue, type BullmqJobQueueOptions } from './bullmq-job-queue.js';
