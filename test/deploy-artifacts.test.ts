@@ -91,12 +91,15 @@ describe('the deployment artifacts: compose.yaml and the Dockerfile', () => {
     }
     expect(services['postgres']!.healthcheck!.test.join(' ')).toContain('pg_isready');
     expect(services['redis']!.healthcheck!.test.join(' ')).toContain('redis-cli ping');
+    expect(services['redis']!.command).toContain('--requirepass');
+    expect(services['redis']!.environment?.['REDISCLI_AUTH']).toMatch(/^\$\{FORGE_REDIS_PASSWORD:\?/);
     for (const name of ['server', 'worker']) {
       const service = services[name]!;
       expect(service.build, `${name} is built from this Dockerfile`).toBe('.');
       expect(service.depends_on).toEqual({ postgres: { condition: 'service_healthy' }, redis: { condition: 'service_healthy' } });
       expect(service.environment?.['FORGE_DATABASE_URL'], `${name}'s store`).toMatch(/^postgres:\/\/forge:forge@postgres:5432\/forge$/);
-      expect(service.environment?.['FORGE_REDIS_URL'], `${name}'s Redis`).toBe('redis://redis:6379');
+      // Beyond loopback Forge refuses a Redis without a password: compose's has one, required.
+      expect(service.environment?.['FORGE_REDIS_URL'], `${name}'s Redis`).toBe('redis://:${FORGE_REDIS_PASSWORD:?set FORGE_REDIS_PASSWORD to letters and digits (openssl rand -hex 24)}@redis:6379');
       expect(service.environment?.['FORGE_SECRET_KEY'], `${name} shares the sealing key`).toMatch(/^\$\{FORGE_SECRET_KEY:\?/);
     }
     expect(services['server']!.command).toEqual(['node', 'bin/forge.js', 'serve']);
@@ -127,7 +130,7 @@ describe('the deployment artifacts: compose.yaml and the Dockerfile', () => {
 
     beforeAll(async () => {
       await createSchema(schema);
-      values = { FORGE_SECRET_KEY: 'c'.repeat(64), FORGE_ADMIN_PASSWORD: 'a-long-enough-admin-password' };
+      values = { FORGE_SECRET_KEY: 'c'.repeat(64), FORGE_ADMIN_PASSWORD: 'a-long-enough-admin-password', FORGE_REDIS_PASSWORD: 'redis-password-0123' };
     });
     afterAll(async () => {
       await keys.cleanup();
@@ -159,6 +162,7 @@ describe('the deployment artifacts: compose.yaml and the Dockerfile', () => {
 
     it('refuses to start without the secrets compose requires', () => {
       expect(() => interpolate(String(compose.services['server']!.environment!['FORGE_SECRET_KEY']), {})).toThrow(/FORGE_SECRET_KEY/);
+      expect(() => interpolate(String(compose.services['worker']!.environment!['FORGE_REDIS_URL']), {})).toThrow(/FORGE_REDIS_PASSWORD/);
     });
 
     it("starts the server and a worker, answers their health checks, and both stop cleanly on SIGTERM", async () => {

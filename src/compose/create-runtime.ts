@@ -264,6 +264,8 @@ async function openScaling(config: ForgeConfig, parts: RuntimeParts): Promise<{ 
       await parts.fanOut?.close();
     } };
   }
+  const { refuseRedisWithoutPassword } = await import('../adapters/redis/index.js');
+  await refuseRedisWithoutPassword(config.redisUrl, { allowNoPassword: config.redisAllowNoPassword });
   const { openRedisScaling } = await import('../adapters/scaling/index.js');
   // A worker renews its hold on a job every half lock; one that died leaves its jobs to another after lock + check interval.
   const lock = config.queueLockMs;

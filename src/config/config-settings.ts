@@ -47,6 +47,7 @@ export const CONFIG_SETTINGS = {
   database_url: { variable: 'FORGE_DATABASE_URL', kind: 'text', default: 'file:<home>/forge.db', description: 'the store: a libSQL file path or file: URL, :memory:, or postgres://…' },
   redis_url: { variable: 'FORGE_REDIS_URL', kind: 'text', default: 'none (embedded mode)', description: 'the scaled mode: Redis for the job queue (BullMQ) and event fan-out; forge serve queues runs for forge worker processes', secret: true },
   queue_lock_ms: { variable: 'FORGE_QUEUE_LOCK_MS', kind: 'count', default: '30000', description: 'how long a worker holds a job without renewing it; a dead worker\'s runs go to another after about twice this' },
+  redis_allow_no_password: { variable: 'FORGE_REDIS_ALLOW_NO_PASSWORD', kind: 'switch', default: 'false', description: 'let forge serve and forge worker use a Redis without a password on an address that is not loopback' },
   redis_prefix: { variable: 'FORGE_REDIS_PREFIX', kind: 'text', default: 'forge', description: 'the prefix of every Redis key and channel Forge uses' },
   allow_hosts: { variable: 'FORGE_ALLOW_HOSTS', kind: 'list', default: 'empty', description: 'host:port pairs the SSRF guard lets through although they resolve to private addresses' },
   resolve: { variable: 'FORGE_RESOLVE', kind: 'list', default: 'empty', description: 'host:port:address entries that pin a name to an address without DNS' },

@@ -86,6 +86,7 @@ export const forgeEnvironmentSchema = z.object({
   FORGE_SECRET_KEY: z.string().optional(),
   FORGE_MCP_TOKEN: z.string().optional(),
   FORGE_MCP_ALLOW_STDIO: z.enum(['0', '1', ''], { message: 'FORGE_MCP_ALLOW_STDIO must be 1 (allow stdio MCP servers) or 0' }).optional(),
+  FORGE_REDIS_ALLOW_NO_PASSWORD: z.enum(['0', '1', ''], { message: 'FORGE_REDIS_ALLOW_NO_PASSWORD must be 1 (use a Redis without a password beyond loopback) or 0' }).optional(),
   FORGE_HISTORY_MESSAGES: positiveInteger('FORGE_HISTORY_MESSAGES'),
   FORGE_HISTORY_TOKENS: positiveInteger('FORGE_HISTORY_TOKENS'),
   /** Seconds a call waits for its approval before its run fails `approval_expired`; default 3600. */
@@ -144,6 +145,8 @@ export interface ForgeConfig {
   readonly redisUrl: string | undefined;
   /** The prefix of every Redis key and channel Forge uses (FORGE_REDIS_PREFIX, default `forge`), so installations can share a Redis. */
   readonly redisPrefix: string;
+  /** The opt-in to a Redis without a password on an address that is not loopback (FORGE_REDIS_ALLOW_NO_PASSWORD=1). */
+  readonly redisAllowNoPassword: boolean;
   /**
    * How long a worker's hold on a job lasts without renewal (FORGE_QUEUE_LOCK_MS, default 30,000): a
    * worker that dies leaves its runs to another within about twice it (the lock, then up to two checks half a lock apart). Shorter recovers
@@ -207,6 +210,7 @@ export function configFromEnvironment(env: Environment, cwd: string = process.cw
     databaseUrl,
     redisUrl: settings.FORGE_REDIS_URL?.trim() || undefined,
     redisPrefix: settings.FORGE_REDIS_PREFIX ?? 'forge',
+    redisAllowNoPassword: settings.FORGE_REDIS_ALLOW_NO_PASSWORD === '1',
     queueLockMs: settings.FORGE_QUEUE_LOCK_MS ?? 30_000,
     allowHosts: settings.FORGE_ALLOW_HOSTS ?? '',
     resolve: settings.FORGE_RESOLVE ?? '',

@@ -29,7 +29,7 @@ SIGTERM or Ctrl-C drains: no new job is taken, the runs in progress finish, then
 A second signal exits at once (its runs are then picked up by another worker).
 
 Examples:
-  $ FORGE_DATABASE_URL=postgres://forge@db/forge FORGE_REDIS_URL=redis://redis:6379 forge worker --concurrency 100`,
+  $ FORGE_DATABASE_URL=postgres://forge@db/forge FORGE_REDIS_URL=redis://:$REDIS_PASSWORD@redis:6379 forge worker --concurrency 100`,
     )
     .action(async (options: WorkerOptions) => {
       await withRuntime(false, async (runtime) => {

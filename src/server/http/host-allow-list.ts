@@ -1,7 +1,7 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { ConfigurationError } from '../../core/index.js';
-import { isLoopbackAddress, isWildcardAddress } from './loopback-address.js';
+import { isLoopbackAddress, isWildcardAddress } from '../../security/loopback-address.js';
 
 /** A `Host` (or origin host) in one spelling: lower-case, canonical IP text, port always present. */
 interface NormalizedHost {

@@ -4,7 +4,7 @@ import { isIP, type AddressInfo } from 'node:net';
 import { ConfigurationError } from '../../core/index.js';
 import { MIN_TOKEN_LENGTH } from './bearer-token.js';
 import { hostAllowList } from './host-allow-list.js';
-import { isLoopbackAddress } from './loopback-address.js';
+import { isLoopbackAddress } from '../../security/loopback-address.js';
 import { RateLimiter } from './rate-limiter.js';
 import { accessRefusal, type HttpAccessRules } from './request-access.js';
 
