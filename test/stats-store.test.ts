@@ -121,6 +121,6 @@ function withCostsRounded(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withCostsRounded);
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
-    Object.entries(value).map(([key, entry]) => [key, key === 'cost_usd' && typeof entry === 'number' ? Number(entry.toFixed(12)) : withCostsRounded(entry)]),
+    Object.entries(value).map(([key, entry]) => [key, (key === 'cost_usd' || key === 'cost_usd_known') && typeof entry === 'number' ? Number(entry.toFixed(12)) : withCostsRounded(entry)]),
   );
 }

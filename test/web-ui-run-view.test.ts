@@ -26,7 +26,7 @@ describe("the web UI's view of a run", () => {
     const paused = runViewOf(events);
     expect(paused.paused).toBe(true);
     expect(paused.calls.get('c1')?.status).toBe('awaiting_approval');
-    expect(paused.totals).toEqual({ llmCalls: 1, input: 100, output: 20, costUsd: 0.001 });
+    expect(paused.totals).toEqual({ llmCalls: 1, input: 100, output: 20, costUsd: 0.001, pricedCostUsd: 0.001, unpricedCalls: 0 });
 
     const done = runViewOf([
       ...events,
@@ -44,6 +44,19 @@ describe("the web UI's view of a run", () => {
     expect(done.convergence).toMatchObject({ stable_streak: 1, threshold: 1 });
     expect(done.items.map((item) => item.kind)).toEqual(['tool', 'text']);
     // Once the run ended, its totals are the run-end's, model calls of the synthesis included.
-    expect(done.totals).toEqual({ llmCalls: 3, input: 300, output: 60, costUsd: 0.003 });
+    expect(done.totals).toEqual({ llmCalls: 3, input: 300, output: 60, costUsd: 0.003, pricedCostUsd: 0.003, unpricedCalls: 0 });
+  });
+
+  it('a waiting run with a call of unknown price costs unknown, with the priced part and the unpriced calls beside (never $0 or a partial sum)', () => {
+    seq = 0;
+    const view = runViewOf([
+      event({ type: 'run-start', task: 'refund order 7', model: 'openai-compatible:local-llm', max_iterations: 10, conversation_id: null, tools: [] }),
+      event({ type: 'model-call', model: 'openai:gpt-4.1-mini', iteration: 1, purpose: 'agent', tokens: { input: 100, output: 20 }, cost_usd: 0.001, latency_ms: 50, input_hash: 'a', finish_reason: 'stop', tool_calls: 0 }),
+      event({ type: 'model-call', model: 'openai-compatible:local-llm', iteration: 2, purpose: 'agent', tokens: { input: 50, output: 10 }, cost_usd: null, latency_ms: 50, input_hash: 'b', finish_reason: 'tool-calls', tool_calls: 1 }),
+      event({ type: 'tool-call-start', call_id: 'c1', tool: 'refund_order', input: { order_id: '7' }, iteration: 2 }),
+      event({ type: 'approval-request', call_id: 'c1', tool: 'refund_order', input_digest: 'abc123', reason: 'writes', expires_at: null }),
+      event({ type: 'run-pause', reason: 'approval', waiting_on: ['c1'] }),
+    ]);
+    expect(view.totals).toEqual({ llmCalls: 2, input: 150, output: 30, costUsd: null, pricedCostUsd: 0.001, unpricedCalls: 1 });
   });
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { errorInfoSchema, haltReasonSchema, runKindSchema, runStatusSchema } from '../core/index.js';
 import { approvalGrantViewSchema, approvalViewSchema } from '../policy/approvals/approval-view.js';
 import { policyRuleSchema } from '../policy/policy-document.js';
+import { apiCostShape } from './cost-schemas.js';
 
 /**
  * The bodies of Forge's HTTP API (`/api/v1`): one zod schema each, validated at the edge, the source of
@@ -46,7 +47,7 @@ export const runSchema = z
     conversation_id: z.string().nullable(),
     llm_calls: z.number().int().nonnegative(),
     tokens: z.object({ input: z.number().int().nonnegative(), output: z.number().int().nonnegative() }).strict(),
-    cost_usd: z.number().nullable(),
+    ...apiCostShape,
     agent: z.object({ slug: z.string(), version: z.number().int().positive() }).strict().nullable().describe('The agent definition version the run ran.'),
     created_at: z.string(),
     updated_at: z.string(),

@@ -15,7 +15,7 @@ export { providerKeyListSchema, providerKeyRequestSchema, providerKeySchema } fr
 export { clearedQuotaSchema } from './quota-schemas.js';
 export { importSkillRequestSchema, runSkillRequestSchema, savedSkillSchema, saveSkillRequestSchema, skillDetailSchema, skillListSchema, skillReplaySchema, skillSummarySchema, skillTestSchema, skillVersionListSchema } from './skill-schemas.js';
 export { toolCallRequestSchema, toolCallSchema, toolListSchema, toolSchema } from './tool-schemas.js';
-export { usageRowSchema, usageSchema } from './usage-schemas.js';
+export { usageRowSchema, usageSchema, usageTotalsSchema } from './usage-schemas.js';
 export {
   emptyRunView,
   foldRunView,

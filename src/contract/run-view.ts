@@ -61,7 +61,7 @@ export interface ModelCallInFlight {
 /**
  * Totals counted from the `model-call` and `model-error` events themselves, never taken from the run's
  * own summary, so what a UI shows is what the log proves. `unpricedCalls` counts calls whose cost was
- * unknown (`cost_usd: null`): `costUsd`, the sum of the known costs, is then a lower bound.
+ * unknown (`cost_usd: null`): the run's cost is then unknown, and `costUsd` only its known part.
  */
 export interface RunTotals {
   readonly modelCalls: number;

@@ -190,6 +190,9 @@ export const eventSchemas = {
     llm_calls: z.number().int().nonnegative(),
     tokens: tokenUsageSchema,
     cost_usd: z.number().nullable(),
+    /** What its priced calls add up to, and how many had no price (absent in logs written before Forge recorded them). */
+    cost_usd_known: z.number().nonnegative().optional(),
+    unpriced_calls: z.number().int().nonnegative().optional(),
     flagged: z.boolean(),
     failures: z.array(z.string()),
   }),
@@ -245,7 +248,11 @@ export const eventSchemas = {
     answer: z.string().nullable(),
     llm_calls: z.number().int().nonnegative(),
     tokens: tokenUsageSchema,
+    /** Null when any model call had no known price. */
     cost_usd: z.number().nullable(),
+    /** What the priced calls add up to, and how many calls had no price (absent in logs written before Forge recorded them). */
+    cost_usd_known: z.number().nonnegative().optional(),
+    unpriced_calls: z.number().int().nonnegative().optional(),
     error: errorInfoSchema.nullable(),
     duration_ms: z.number().nonnegative(),
     /** Things a reader must not miss (a cap halt, a synthesis that used up its revisions); absent when none. */

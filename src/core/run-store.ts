@@ -20,7 +20,12 @@ export interface RunRecord {
   readonly llmCalls: number;
   readonly inputTokens: number;
   readonly outputTokens: number;
+  /** Null when any of its model calls had no known price: never a guess (see `pricedCostUsd`). */
   readonly costUsd: number | null;
+  /** What its priced model calls add up to: the known part of `costUsd`. */
+  readonly pricedCostUsd: number;
+  /** How many of its model calls had no known price. */
+  readonly unpricedCalls: number;
   /** The error message when the run failed. */
   readonly error: string | null;
   /** Who runs it; null for runs stored before owners were recorded. */
@@ -45,7 +50,7 @@ export interface OwnedBy {
   readonly userId: string;
   readonly includeUnowned: boolean;
 }
-export type RunUpdate = Partial<Pick<RunRecord, 'status' | 'haltReason' | 'answer' | 'llmCalls' | 'inputTokens' | 'outputTokens' | 'costUsd' | 'error'>>;
+export type RunUpdate = Partial<Pick<RunRecord, 'status' | 'haltReason' | 'answer' | 'llmCalls' | 'inputTokens' | 'outputTokens' | 'costUsd' | 'pricedCostUsd' | 'unpricedCalls' | 'error'>>;
 
 /** The `runs` aggregate: one record per run of any kind, its status and totals. */
 export interface RunStore {

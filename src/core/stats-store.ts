@@ -19,6 +19,10 @@ export interface ModelUsageRecord {
   readonly outputTokens: number;
   /** Null when any of the calls had no known price: never a partial sum. */
   readonly costUsd: number | null;
+  /** What the priced calls add up to: the known part of `costUsd`. */
+  readonly pricedCostUsd: number;
+  /** How many of the calls had no known price. */
+  readonly unpricedCalls: number;
 }
 
 /** How often the runs in scope called one tool (their steps), and how many of those calls failed. */

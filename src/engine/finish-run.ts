@@ -10,7 +10,10 @@ export interface RunSummary {
   readonly answer: string | null;
   readonly llm_calls: number;
   readonly tokens: TokenUsage;
+  /** Null when any model call had no known price; `cost_usd_known` and `unpriced_calls` say what is known. */
   readonly cost_usd: number | null;
+  readonly cost_usd_known: number;
+  readonly unpriced_calls: number;
   readonly error: ErrorInfo | null;
   readonly duration_ms: number;
 }
@@ -42,6 +45,8 @@ export function finishRun(
     llm_calls: totals.llmCalls,
     tokens: totals.tokens,
     cost_usd: totals.costUsd,
+    cost_usd_known: totals.pricedCostUsd,
+    unpriced_calls: totals.unpricedCalls,
     error: outcome.error,
     duration_ms: performance.now() - outcome.startedAt,
   };

@@ -385,6 +385,8 @@ export async function runLoop(options: LoopOptions, makeRules: (context: LoopCon
       llm_calls: totals.llmCalls,
       tokens: totals.tokens,
       cost_usd: totals.costUsd,
+      cost_usd_known: totals.pricedCostUsd,
+      unpriced_calls: totals.unpricedCalls,
       error: null,
       duration_ms: performance.now() - started,
       steps,

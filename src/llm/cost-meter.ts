@@ -1,5 +1,6 @@
 import type { ModelCallCheck, ModelCallRecord, TokenUsage } from '../core/index.js';
-import { addCosts, costOf } from './pricing.js';
+import { addCallCost, NO_COST, type CostSum } from './cost-sum.js';
+import { costOf } from './pricing.js';
 
 export interface MeteredCall {
   readonly model: string;
@@ -10,13 +11,10 @@ export interface MeteredCall {
   readonly inputHash: string;
 }
 
-export interface CostTotals {
+/** Model calls, tokens and what they cost (`costUsd` null when any call had no known price; see `CostSum`). */
+export interface CostTotals extends CostSum {
   readonly llmCalls: number;
   readonly tokens: TokenUsage;
-  /** Null when any call had no known price. */
-  readonly costUsd: number | null;
-  /** The sum of the known costs alone (calls without a price add nothing); `costUsd` when absent, or 0 when that is unknown. */
-  readonly pricedCostUsd?: number;
 }
 
 /** Who a meter's calls are for, and the checks each call passes before it is made. */
@@ -39,8 +37,7 @@ export class CostMeter {
   private llmCalls = 0;
   private inputTokens = 0;
   private outputTokens = 0;
-  private costUsd: number | null = 0;
-  private pricedCostUsd = 0;
+  private cost: CostSum = NO_COST;
 
   /** `carried`: what a resumed run had already spent, so its totals count every call it made. */
   constructor(
@@ -52,8 +49,7 @@ export class CostMeter {
       this.llmCalls = carried.llmCalls;
       this.inputTokens = carried.tokens.input;
       this.outputTokens = carried.tokens.output;
-      this.costUsd = carried.costUsd;
-      this.pricedCostUsd = carried.pricedCostUsd ?? carried.costUsd ?? 0;
+      this.cost = { costUsd: carried.costUsd, pricedCostUsd: carried.pricedCostUsd, unpricedCalls: carried.unpricedCalls };
     }
   }
 
@@ -64,7 +60,7 @@ export class CostMeter {
    */
   async admit(call: { readonly model: string; readonly purpose: string }): Promise<void> {
     for (const check of this.admission.checks) {
-      await check.check({ runId: this.runId, userId: this.admission.userId, apiKeyId: this.admission.apiKeyId, model: call.model, purpose: call.purpose, spent: { ...this.totals(), pricedCostUsd: this.pricedCostUsd } });
+      await check.check({ runId: this.runId, userId: this.admission.userId, apiKeyId: this.admission.apiKeyId, model: call.model, purpose: call.purpose, spent: this.totals() });
     }
   }
 
@@ -74,12 +70,11 @@ export class CostMeter {
     this.llmCalls += 1;
     this.inputTokens += call.inputTokens;
     this.outputTokens += call.outputTokens;
-    this.costUsd = addCosts(this.costUsd, costUsd);
-    this.pricedCostUsd += costUsd ?? 0;
+    this.cost = addCallCost(this.cost, costUsd);
     return record;
   }
 
   totals(): CostTotals {
-    return { llmCalls: this.llmCalls, tokens: { input: this.inputTokens, output: this.outputTokens }, costUsd: this.costUsd };
+    return { llmCalls: this.llmCalls, tokens: { input: this.inputTokens, output: this.outputTokens }, ...this.cost };
   }
 }

@@ -2,7 +2,8 @@ export { CassetteMismatchError, cassetteSchema, createCassettePlayer, createCass
 export { CostMeter, type CostTotals, type MeteredCall } from './cost-meter.js';
 export { ModelInputHasher, hashModelInput, type ModelInput } from './input-hash.js';
 export { MODEL_PROVIDERS, modelSlugWithBaseUrl, parseModelSlug, type ModelProvider, type ModelSlug } from './model-slug.js';
-export { addCosts, costOf, priceOf, type ModelPrice } from './pricing.js';
+export { costOf, priceOf, type ModelPrice } from './pricing.js';
+export { addCallCost, addCostSums, costOfCalls, costSumJson, NO_COST, type CostSum } from './cost-sum.js';
 export { NO_MODEL_HELP, defaultModelSlug, resolveModel, type Environment, type ResolvedModel } from './resolve-model.js';
 export { createUtilityModel } from './utility-model.js';
 export { RetriesExhaustedError, callWithRetries } from './call-with-retries.js';

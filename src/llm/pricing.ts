@@ -46,12 +46,3 @@ export function costOf(slug: string, inputTokens: number, outputTokens: number):
   if (price === undefined) return null;
   return (inputTokens * price.inputPerMillion + outputTokens * price.outputPerMillion) / 1_000_000;
 }
-
-/**
- * Adds one call's cost to a running total. A total that includes any call of unknown price is itself
- * unknown (null): a partial sum would understate the bill.
- */
-export function addCosts(total: number | null, cost: number | null): number | null {
-  if (total === null || cost === null) return null;
-  return total + cost;
-}

@@ -1,5 +1,6 @@
 import { appendFile, readFile, truncate } from 'node:fs/promises';
 import type { ForgeEvent, RunOwner, RunRecord, Store } from '../core/index.js';
+import { costOfCalls } from '../llm/index.js';
 import { readRunLog, StoreRowDeriver } from './run-log/index.js';
 
 /** A process on this host that still exists (a signal 0 reaches it, or it belongs to someone else). */
@@ -59,14 +60,15 @@ export async function endInterruptedRun(store: Store, run: RunRecord): Promise<v
     await writes.steps.recordAll(steps);
     await writes.modelCalls.recordAll(modelCalls);
     await writes.toolCalls.recordAll(toolCalls);
-    await writes.runs.update(run.id, runUpdate ?? { status: 'failed', haltReason: 'interrupted', error: end?.type === 'run-end' ? (end.error?.message ?? null) : null });
+    // The run-end written for it sets its record as any run-end does: failed, with every call it made counted.
+    await writes.runs.update(run.id, runUpdate ?? rows.derive(end === undefined ? [] : [end]).runUpdate ?? { status: 'failed', haltReason: 'interrupted' });
   });
 }
 
 /** The `run-end` the dead process never wrote, after the last event anyone recorded, with the totals it had. */
 function interruptedEnd(run: RunRecord, known: readonly ForgeEvent[]): ForgeEvent {
   const calls = known.flatMap((event) => (event.type === 'model-call' ? [event] : []));
-  const costs = calls.map((call) => call.cost_usd);
+  const cost = costOfCalls(calls.map((call) => call.cost_usd));
   return {
     ts: new Date().toISOString(),
     run_id: run.id,
@@ -77,7 +79,9 @@ function interruptedEnd(run: RunRecord, known: readonly ForgeEvent[]): ForgeEven
     answer: null,
     llm_calls: calls.length,
     tokens: { input: calls.reduce((sum, call) => sum + call.tokens.input, 0), output: calls.reduce((sum, call) => sum + call.tokens.output, 0) },
-    cost_usd: costs.includes(null) ? null : costs.reduce<number>((sum, cost) => sum + (cost ?? 0), 0),
+    cost_usd: cost.costUsd,
+    cost_usd_known: cost.pricedCostUsd,
+    unpriced_calls: cost.unpricedCalls,
     error: {
       name: 'RunInterruptedError',
       message: `The process that ran it${run.owner === null ? '' : ` (pid ${run.owner.pid} on ${run.owner.host})`} ended before the run finished.`,

@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import { describeError, ForgeError, NotFoundError, parseRunState, type AgentPin, type ErrorInfo, type EventBus, type ModelCallCheck, type EventFanOut, type ForgeEvent, type RunKind, type RunOwner, type RunRecord, type RunState, type RunStatus, type Store } from '../core/index.js';
 import { finishRun, type LoopPersistence, type LoopResume, type RunSummary } from '../engine/index.js';
 import { createRunEmitter, type RunEmitter } from '../events/index.js';
-import { CostMeter, addCosts, type CostTotals } from '../llm/index.js';
+import { CostMeter, costOfCalls, type CostTotals } from '../llm/index.js';
 import { admitRun } from '../accounts/index.js';
 import { RunRecorder, runLogPath } from './run-log/index.js';
 import { endInterruptedRun, endInterruptedRuns, processAlive } from './interrupted-runs.js';
@@ -514,7 +514,6 @@ function carriedTotals(recorded: readonly ForgeEvent[]): CostTotals {
   return {
     llmCalls: calls.length,
     tokens: { input: calls.reduce((sum, call) => sum + call.tokens.input, 0), output: calls.reduce((sum, call) => sum + call.tokens.output, 0) },
-    costUsd: calls.reduce<number | null>((sum, call) => addCosts(sum, call.cost_usd), 0),
-    pricedCostUsd: calls.reduce((sum, call) => sum + (call.cost_usd ?? 0), 0),
+    ...costOfCalls(calls.map((call) => call.cost_usd)),
   };
 }

@@ -1,4 +1,5 @@
 import type { RunRecord } from '../core/index.js';
+import { costSumJson } from '../llm/index.js';
 import { readableOutput } from '../security/index.js';
 
 /** A stored run as Forge's JSON output shows it (snake_case, like a run's own `--json` report). */
@@ -14,7 +15,10 @@ export interface RunView {
   readonly conversation_id: string | null;
   readonly llm_calls: number;
   readonly tokens: { readonly input: number; readonly output: number };
+  /** Null when any of its model calls had no known price; `cost_usd_known` is then what the priced ones cost. */
   readonly cost_usd: number | null;
+  readonly cost_usd_known: number;
+  readonly unpriced_calls: number;
   readonly owner: RunRecord['owner'];
   readonly log_file: string | null;
   /** The agent definition version it ran; null for runs without one. */
@@ -36,7 +40,7 @@ export function runView(run: RunRecord): RunView {
     conversation_id: run.conversationId,
     llm_calls: run.llmCalls,
     tokens: { input: run.inputTokens, output: run.outputTokens },
-    cost_usd: run.costUsd,
+    ...costSumJson({ costUsd: run.costUsd, pricedCostUsd: run.pricedCostUsd, unpricedCalls: run.unpricedCalls }),
     owner: run.owner,
     log_file: run.logFile,
     agent: run.agent,

@@ -69,6 +69,8 @@ async function storedRunStatsOf(stats: StatsStore, run: RunRecord): Promise<RunS
     llm_calls: overall.llm_calls,
     tokens: overall.tokens,
     cost_usd: overall.cost_usd,
+    cost_usd_known: overall.cost_usd_known,
+    unpriced_calls: overall.unpriced_calls,
     tool_calls: toolCalls.reduce((sum, tool) => sum + tool.calls, 0),
     tool_errors: toolCalls.reduce((sum, tool) => sum + tool.errors, 0),
     model_errors: modelErrors,
@@ -81,7 +83,7 @@ async function storedRunStatsOf(stats: StatsStore, run: RunRecord): Promise<RunS
 }
 
 function usageOf(record: ModelUsageRecord): UsageTotals {
-  return { llm_calls: record.llmCalls, tokens: { input: record.inputTokens, output: record.outputTokens }, cost_usd: record.costUsd };
+  return { llm_calls: record.llmCalls, tokens: { input: record.inputTokens, output: record.outputTokens }, cost_usd: record.costUsd, cost_usd_known: record.pricedCostUsd, unpriced_calls: record.unpricedCalls };
 }
 
 /** Each run's syntheses from synthesis events that come run by run, in seq order within a run. */

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { ConfigurationError, runStatusSchema, type RunRecord, type RunStatus } from '../../core/index.js';
 import { readableOutput } from '../../security/index.js';
 import { EXIT, parsePositiveInteger } from '../command-errors.js';
+import { formatCostSum, formatExactCost } from '../event-line/index.js';
 import { printJson, printOut } from '../terminal-output.js';
 import { withRuntime } from '../with-runtime.js';
 
@@ -28,7 +29,7 @@ function runReport(run: RunRecord): string {
     `status     ${statusText(run)}`,
     ...(run.error === null ? [] : [`error      ${run.error}`]),
     ...(run.answer === null ? [] : [`answer     ${readableOutput(run.answer)}`]),
-    `llm calls  ${run.llmCalls} (${run.inputTokens} in / ${run.outputTokens} out tokens${run.costUsd === null ? '' : `, $${run.costUsd.toFixed(6)}`})`,
+    `llm calls  ${run.llmCalls} (${run.inputTokens} in / ${run.outputTokens} out tokens, ${formatCostSum(run, formatExactCost)})`,
     `started    ${run.createdAt}${run.owner === null ? '' : ` by pid ${run.owner.pid} on ${run.owner.host}`}`,
     `updated    ${run.updatedAt}`,
     ...(run.logFile === null ? [] : [`log        ${run.logFile}`]),

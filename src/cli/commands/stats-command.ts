@@ -3,15 +3,15 @@ import { ConfigurationError } from '../../core/index.js';
 import type { RunTotals, UsageTotals } from '../../runs/run-log/index.js';
 import type { AggregateStats, RunStats, SynthesisFigures, ToolFigures } from '../../stats/index.js';
 import { EXIT, reportError } from '../command-errors.js';
-import { formatCount, formatDuration, formatQuantity, formatSize } from '../event-line/index.js';
+import { formatCostSum, formatCount, formatExactCost, formatDuration, formatQuantity, formatSize } from '../event-line/index.js';
 import { printError, printJson, printOut } from '../terminal-output.js';
 
-function formatCost(cost: number | null): string {
-  return cost === null ? 'unknown (a model without a known price)' : `$${cost.toFixed(6)}`;
+function formatCost(usage: UsageTotals): string {
+  return formatCostSum({ costUsd: usage.cost_usd, pricedCostUsd: usage.cost_usd_known, unpricedCalls: usage.unpriced_calls }, formatExactCost);
 }
 
 function formatUsage(usage: UsageTotals): string {
-  return `${formatQuantity(usage.llm_calls, 'call')}, ${usage.tokens.input} in / ${usage.tokens.output} out tokens, ${formatCost(usage.cost_usd)}`;
+  return `${formatQuantity(usage.llm_calls, 'call')}, ${usage.tokens.input} in / ${usage.tokens.output} out tokens, ${formatCost(usage)}`;
 }
 
 function formatRatio(value: number | null): string {
@@ -48,7 +48,7 @@ function runReport(file: string | null, totals: RunTotals, synthesis: SynthesisF
     `status     ${totals.status ?? 'unfinished'}${totals.halt_reason === null ? '' : ` (${totals.halt_reason})`}`,
     `llm calls  ${totals.llm_calls}`,
     `tokens     ${totals.tokens.input} in / ${totals.tokens.output} out`,
-    `cost       ${formatCost(totals.cost_usd)}`,
+    `cost       ${formatCost(totals)}`,
     `tool calls ${totals.tool_calls} (${totals.tool_errors} failed): ${calls}`,
     ...toolTable(tools),
     synthesisRow(synthesis),

@@ -1,5 +1,5 @@
 import type { ErrorInfo, EventOf, ForgeEvent } from '../../core/index.js';
-import { formatCompactJson, formatCost, formatCount, formatDuration, formatQuantity, formatSize } from './format-values.js';
+import { formatCompactJson, formatCost, formatCostSum, formatCount, formatDuration, formatQuantity, formatSize } from './format-values.js';
 
 type SkillResolution = EventOf<'skill-step'>['resolutions'][number];
 
@@ -66,7 +66,7 @@ export function describeEvent(event: ForgeEvent): string {
     case 'verification-failed':
       return `${event.tool} revision ${event.revision} failed its test in the sandbox`;
     case 'synthesis-end': {
-      const cost = event.cost_usd === null ? 'cost unknown' : formatCost(event.cost_usd);
+      const cost = endingCost(event);
       const flag = event.flagged ? ' — FLAGGED: used up its revisions' : '';
       return `${event.tool} ${event.status} after ${formatQuantity(event.revisions, 'revision')}: ${formatQuantity(event.llm_calls, 'model call')}, ${cost}${flag}`;
     }
@@ -79,11 +79,17 @@ export function describeEvent(event: ForgeEvent): string {
     case 'skill-stale':
       return `${event.skill} is stale: ${event.reason}`;
     case 'run-end': {
-      const cost = event.cost_usd === null ? 'cost unknown' : formatCost(event.cost_usd);
+      const cost = endingCost(event);
       const warnings = (event.warnings ?? []).map((warning) => ` — WARNING: ${warning}`).join('');
       return `${event.status} (${event.halt_reason}) after ${formatDuration(event.duration_ms)}: ${formatQuantity(event.llm_calls, 'model call')}, ${formatCount(event.tokens.input)} in / ${formatCount(event.tokens.output)} out tokens, ${cost}${warnings}`;
     }
   }
+}
+
+/** The cost an ending event records, with its known part; a log written before that part was recorded says only that it is unknown. */
+function endingCost(event: EventOf<'run-end' | 'synthesis-end'>): string {
+  if (event.cost_usd === null && (event.cost_usd_known === undefined || event.unpriced_calls === undefined)) return 'cost unknown';
+  return formatCostSum({ costUsd: event.cost_usd, pricedCostUsd: event.cost_usd_known ?? 0, unpricedCalls: event.unpriced_calls ?? 0 });
 }
 
 /** `Name: message (hint: ...)`, complete: an error is never shortened. */

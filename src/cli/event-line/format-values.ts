@@ -20,6 +20,21 @@ export function formatCost(dollars: number): string {
   return `$${dollars.toFixed(dollars < 1 ? 4 : 2)}`;
 }
 
+/** `$0.000072`: to the millionth of a dollar, as reports that add up runs (`forge stats`, `forge runs show`) print it. */
+export function formatExactCost(dollars: number): string {
+  return `$${dollars.toFixed(6)}`;
+}
+
+/**
+ * A total that may include calls of unknown price: `$0.0042`, or `cost unknown (2 unpriced calls; $0.0042
+ * known)`: an unknown total is never shown as a number, and its known part is never hidden. `dollars`
+ * formats each figure (`formatCost` unless given).
+ */
+export function formatCostSum(sum: { readonly costUsd: number | null; readonly pricedCostUsd: number; readonly unpricedCalls: number }, dollars: (value: number) => string = formatCost): string {
+  if (sum.costUsd !== null) return dollars(sum.costUsd);
+  return `cost unknown (${formatQuantity(sum.unpricedCalls, 'unpriced call')}; ${dollars(sum.pricedCostUsd)} known)`;
+}
+
 /** `420ms`, `12.4s`, `3m 05s`, `1h 02m`. */
 export function formatDuration(milliseconds: number): string {
   const ms = Math.max(0, Math.round(milliseconds));

@@ -23,8 +23,14 @@ export const nestedErrorSchema = errorInfoSchema;
 /** A value that came from outside Forge (tool inputs and results, JSON Schemas): any JSON. */
 export const anyJsonSchema = z.unknown();
 
+/** The known part of a cost that may be unknown: what the priced model calls cost, and how many calls had no price. */
+export const costPartsShape = {
+  cost_usd_known: dollarsSchema.describe('US dollars of the model calls with a known price (all of cost_usd when it is known), rounded to 1e-6'),
+  unpriced_calls: z.number().int().nonnegative().describe('model calls whose model has no known price (cost_usd is null when there is any)'),
+};
+
 /** Model calls, tokens and dollars of some runs. */
-export const usageSchema = z.object({ llm_calls: z.number().int().nonnegative(), tokens: tokenUsageSchema, cost_usd: costSchema });
+export const usageSchema = z.object({ llm_calls: z.number().int().nonnegative(), tokens: tokenUsageSchema, cost_usd: costSchema, ...costPartsShape });
 
 /** What every run reports when it ends (agent run, convergence run, skill replay, tool call). */
 export const runSummaryShape = {
@@ -35,6 +41,7 @@ export const runSummaryShape = {
   llm_calls: z.number().int().nonnegative(),
   tokens: tokenUsageSchema,
   cost_usd: costSchema,
+  ...costPartsShape,
   error: nestedErrorSchema.nullable(),
   duration_ms: durationSchema,
 };
@@ -67,6 +74,7 @@ export const runViewSchema = z.object({
   llm_calls: z.number().int().nonnegative(),
   tokens: tokenUsageSchema,
   cost_usd: costSchema,
+  ...costPartsShape,
   owner: z.object({ pid: z.number().int(), host: z.string() }).nullable(),
   log_file: z.string().nullable(),
   agent: z.object({ slug: z.string(), version: z.number().int().positive() }).nullable().describe('The agent definition version the run ran (forge run --agent).'),

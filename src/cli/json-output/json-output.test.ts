@@ -45,6 +45,8 @@ describe('the JSON output convention', () => {
       llm_calls: 2,
       tokens: { input: 10, output: 2 },
       cost_usd: 0.00021280000000000002,
+      cost_usd_known: 0.00021280000000000002,
+      unpriced_calls: 0,
       error: null,
       duration_ms: 517.954011,
       steps: [{ call_id: 'c1', iteration: 1, tool: 'quote', input: { price_usd: 0.1 + 0.2, wait_ms: 1.23456 }, ok: true, output: '0.30000000000000004', error: null, duration_ms: 1.1508120000000304 }],
@@ -55,12 +57,13 @@ describe('the JSON output convention', () => {
     expect(presentJson(output, commandOutputs['run'])).toEqual({
       ...output,
       cost_usd: 0.000213,
+      cost_usd_known: 0.000213,
       duration_ms: 518,
       // The tool's input is data: its numbers are printed as they came, whatever their keys.
       steps: [{ ...output.steps[0], duration_ms: 1.2 }],
     });
     const stats = presentJson(
-      { files: [], runs: 1, llm_calls: 1, tokens: { input: 1, output: 1 }, cost_usd: 0.0000004, halts_by_reason: {}, tool_calls: 0, tool_errors: 0, per_model: { 'openai:gpt-4.1-mini': { llm_calls: 1, tokens: { input: 1, output: 1 }, cost_usd: 0.00020960000000000003 } }, synthesis: { drafted: 3, promoted: 1, failed: 0, caught: 2, catch_rate: 2 / 3, tool_uses: 0, reuse_ratio: null, per_tool: {} }, tools: [{ tool: 'web_search', calls: 2, failures: 0, cache_hits: 1, p50_ms: 12.3456, p95_ms: null, bytes_in: 20, bytes_out: 300 }], errors: [] },
+      { files: [], runs: 1, llm_calls: 1, tokens: { input: 1, output: 1 }, cost_usd: 0.0000004, cost_usd_known: 0.0000004, unpriced_calls: 0, halts_by_reason: {}, tool_calls: 0, tool_errors: 0, per_model: { 'openai:gpt-4.1-mini': { llm_calls: 1, tokens: { input: 1, output: 1 }, cost_usd: 0.00020960000000000003, cost_usd_known: 0.00020960000000000003, unpriced_calls: 0 } }, synthesis: { drafted: 3, promoted: 1, failed: 0, caught: 2, catch_rate: 2 / 3, tool_uses: 0, reuse_ratio: null, per_tool: {} }, tools: [{ tool: 'web_search', calls: 2, failures: 0, cache_hits: 1, p50_ms: 12.3456, p95_ms: null, bytes_in: 20, bytes_out: 300 }], errors: [] },
       commandOutputs['stats'],
     ) as { cost_usd: number; per_model: Record<string, { cost_usd: number }>; synthesis: { catch_rate: number }; tools: { p50_ms: number }[] };
     expect([stats.cost_usd, stats.per_model['openai:gpt-4.1-mini']!.cost_usd, stats.synthesis.catch_rate, stats.tools[0]!.p50_ms]).toEqual([0, 0.00021, 0.6667, 12.3]);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { haltReasonSchema, runStatusSchema, tokenUsageSchema } from '../../core/index.js';
-import { costSchema, durationSchema, nestedErrorSchema, rateSchema, usageSchema } from './common-schemas.js';
+import { costPartsShape, costSchema, durationSchema, nestedErrorSchema, rateSchema, usageSchema } from './common-schemas.js';
 
 /** One run's figures, recomputed from its events. */
 const runTotalsShape = {
@@ -13,6 +13,7 @@ const runTotalsShape = {
   llm_calls: z.number().int().nonnegative(),
   tokens: tokenUsageSchema,
   cost_usd: costSchema,
+  ...costPartsShape,
   tool_calls: z.number().int().nonnegative(),
   tool_errors: z.number().int().nonnegative(),
   model_errors: z.number().int().nonnegative(),

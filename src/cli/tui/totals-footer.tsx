@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import type { EventOf } from '../../core/index.js';
-import { formatCost, formatCount, formatDuration, formatErrorInfo, formatQuantity } from '../event-line/index.js';
+import { formatCostSum, formatCount, formatDuration, formatErrorInfo, formatQuantity } from '../event-line/index.js';
 import { ProgressIndicator } from './progress-indicator.js';
 import type { ModelCallInFlight, ViewTotals } from './view-state.js';
 
@@ -29,11 +29,11 @@ export function totalsFooterRows(modelCallsInFlight: readonly ModelCallInFlight[
 export function TotalsFooter({ totals, startedAtMs, modelCallsInFlight, end, now, width }: TotalsFooterProps) {
   const elapsed = elapsedMs(startedAtMs, end, now);
   const failed = totals.failedModelCalls > 0 ? ` (${totals.failedModelCalls} failed)` : '';
-  const cost = totals.unpricedCalls > 0 ? `${formatCost(totals.costUsd)}+ (${totals.unpricedCalls} unpriced)` : formatCost(totals.costUsd);
+  const cost = formatCostSum({ costUsd: totals.unpricedCalls > 0 ? null : totals.costUsd, pricedCostUsd: totals.costUsd, unpricedCalls: totals.unpricedCalls });
   const shownInFlight = modelCallsInFlight.slice(0, inFlightRowLimit);
   const extraInFlight = modelCallsInFlight.length - shownInFlight.length;
   const tokens = `${formatCount(totals.inputTokens)} in / ${formatCount(totals.outputTokens)} out`;
-  const full = `model calls ${formatCount(totals.modelCalls)}${failed} · tokens ${tokens} · cost ${cost} · elapsed ${formatDuration(elapsed)}`;
+  const full = `model calls ${formatCount(totals.modelCalls)}${failed} · tokens ${tokens} · ${totals.unpricedCalls > 0 ? cost : `cost ${cost}`} · elapsed ${formatDuration(elapsed)}`;
   // Too narrow for the labels: the same figures in the same order, with short units instead.
   const compact = `${formatQuantity(totals.modelCalls, 'call')}${failed} · ${formatCount(totals.inputTokens)}/${formatCount(totals.outputTokens)} tok · ${cost} · ${formatDuration(elapsed)}`;
   return (

@@ -1,6 +1,6 @@
 import type { ForgeEvent, HaltReason, RunStatus, TokenUsage } from '../../core/index.js';
 import { SynthesisTally, type SynthesisTotals } from './synthesis-tally.js';
-import { NO_USAGE, sumUsage, type UsageTotals } from './usage-totals.js';
+import { callUsage, NO_USAGE, sumUsage, type UsageTotals } from './usage-totals.js';
 
 /** What a run log adds up to; the same figures `forge run --json` reports, and more. */
 export interface RunTotals {
@@ -12,7 +12,10 @@ export interface RunTotals {
   readonly answer: string | null;
   readonly llm_calls: number;
   readonly tokens: TokenUsage;
+  /** Null when any model call had no known price; `cost_usd_known` and `unpriced_calls` say what is known. */
   readonly cost_usd: number | null;
+  readonly cost_usd_known: number;
+  readonly unpriced_calls: number;
   readonly tool_calls: number;
   readonly tool_errors: number;
   readonly model_errors: number;
@@ -39,7 +42,7 @@ export function totalsFromEvents(events: readonly ForgeEvent[]): RunTotals {
   for (const event of events) {
     switch (event.type) {
       case 'model-call': {
-        const usage: UsageTotals = { llm_calls: 1, tokens: event.tokens, cost_usd: event.cost_usd };
+        const usage = callUsage(event.tokens, event.cost_usd);
         overall = sumUsage(overall, usage);
         perModel[event.model] = sumUsage(perModel[event.model], usage);
         break;
@@ -73,6 +76,8 @@ export function totalsFromEvents(events: readonly ForgeEvent[]): RunTotals {
     llm_calls: overall.llm_calls,
     tokens: overall.tokens,
     cost_usd: overall.cost_usd,
+    cost_usd_known: overall.cost_usd_known,
+    unpriced_calls: overall.unpriced_calls,
     tool_calls: toolCalls,
     tool_errors: toolErrors,
     model_errors: modelErrors,

@@ -1,4 +1,5 @@
 import type { ForgeEvent, ModelCallRecord, NewStep, RunUpdate, ToolCallRecord } from '../../core/index.js';
+import { addCallCost, NO_COST, type CostSum } from '../../llm/index.js';
 
 /** The store rows a run's events imply besides the events themselves. */
 export interface StoreRows {
@@ -6,19 +7,24 @@ export interface StoreRows {
   readonly modelCalls: ModelCallRecord[];
   /** The tool-call analytics rows: one per step, with the error's name, whether the cache answered, and bytes in and out. */
   readonly toolCalls: ToolCallRecord[];
-  /** The run's final state, when the events include its `run-end`. */
+  /**
+   * The run's state when the events include its `run-end` (final) or a `run-pause` (waiting, with what
+   * it spent so far); otherwise, when they include model calls, what it has spent so far.
+   */
   readonly runUpdate: RunUpdate | undefined;
 }
 
 /**
  * Turns one run's events, fed in seq order, into its steps (one per tool result or error, numbered
  * from 0, with the input of its `tool-call-start`) and their tool-call analytics rows, its model calls
- * and, at `run-end`, the run's final state. It keeps what it needs across batches, so events can be
- * fed as they arrive.
+ * and, at `run-end`, the run's final state; at a `run-pause`, the run waits with the model calls,
+ * tokens and cost of every `model-call` before it. It keeps what it needs across batches (a resumed
+ * run's recorder is fed the events recorded before), so events can be fed as they arrive.
  */
 export class StoreRowDeriver {
   private readonly toolInputs = new Map<string, unknown>();
   private stepIndex = 0;
+  private spent: { llmCalls: number; inputTokens: number; outputTokens: number; cost: CostSum } = { llmCalls: 0, inputTokens: 0, outputTokens: 0, cost: NO_COST };
 
   constructor(private readonly runId: string) {}
 
@@ -53,6 +59,12 @@ export class StoreRowDeriver {
           break;
         }
         case 'model-call':
+          this.spent = {
+            llmCalls: this.spent.llmCalls + 1,
+            inputTokens: this.spent.inputTokens + event.tokens.input,
+            outputTokens: this.spent.outputTokens + event.tokens.output,
+            cost: addCallCost(this.spent.cost, event.cost_usd),
+          };
           modelCalls.push({
             runId: this.runId,
             model: event.model,
@@ -66,7 +78,7 @@ export class StoreRowDeriver {
           });
           break;
         case 'run-pause':
-          runUpdate = { status: 'waiting', haltReason: 'awaiting_approval' };
+          runUpdate = { status: 'waiting', haltReason: 'awaiting_approval', ...this.spentSoFar() };
           break;
         case 'run-end':
           runUpdate = {
@@ -77,6 +89,9 @@ export class StoreRowDeriver {
             inputTokens: event.tokens.input,
             outputTokens: event.tokens.output,
             costUsd: event.cost_usd,
+            // Logs written before run-end carried them: the model calls the deriver saw.
+            pricedCostUsd: event.cost_usd_known ?? this.spent.cost.pricedCostUsd,
+            unpricedCalls: event.unpriced_calls ?? this.spent.cost.unpricedCalls,
             error: event.error?.message ?? null,
           };
           break;
@@ -84,6 +99,14 @@ export class StoreRowDeriver {
           break;
       }
     }
+    // A run's record counts its calls as they are made, not only once it pauses or ends.
+    if (runUpdate === undefined && modelCalls.length > 0) runUpdate = this.spentSoFar();
     return { steps, modelCalls, toolCalls, runUpdate };
+  }
+
+  /** The model calls, tokens and cost of every `model-call` fed so far. */
+  private spentSoFar(): RunUpdate {
+    const { llmCalls, inputTokens, outputTokens, cost } = this.spent;
+    return { llmCalls, inputTokens, outputTokens, costUsd: cost.costUsd, pricedCostUsd: cost.pricedCostUsd, unpricedCalls: cost.unpricedCalls };
   }
 }

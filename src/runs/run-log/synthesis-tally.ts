@@ -35,6 +35,9 @@ export class SynthesisTally {
         llm_calls: event.llm_calls,
         tokens: { input: event.tokens.input, output: event.tokens.output },
         cost_usd: event.cost_usd,
+        // Logs written before the parts were recorded: an unknown cost's calls all count as unpriced.
+        cost_usd_known: event.cost_usd_known ?? event.cost_usd ?? 0,
+        unpriced_calls: event.unpriced_calls ?? (event.cost_usd === null ? event.llm_calls : 0),
       };
     }
   }

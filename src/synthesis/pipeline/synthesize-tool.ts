@@ -4,7 +4,7 @@ import type { LanguageModelV3Message } from '@ai-sdk/provider';
 import type { LoopMessage } from '../../engine/index.js';
 import type { GuardedFetch, ModelCallRecord, TokenUsage } from '../../core/index.js';
 import type { RunEmitter } from '../../events/index.js';
-import { addCosts, type CostMeter, type ResolvedModel } from '../../llm/index.js';
+import { costOfCalls, type CostMeter, type ResolvedModel } from '../../llm/index.js';
 import { warmSandbox, type SandboxLimits } from '../sandbox/index.js';
 import { describeVerificationFailure, verifyTool, type Toolbox, type ToolboxEntry, type ToolVerification } from '../toolbox/index.js';
 import { authorRequestMessage, authorSystemPrompt, testerRequestMessage, testerSystemPrompt } from './synthesis-prompts.js';
@@ -116,7 +116,7 @@ export async function synthesizeTool(request: ToolRequest, environment: Synthesi
     });
     records.push(party.submission.record);
   };
-  const cost = () => records.reduce<number | null>((total, record) => addCosts(total, record.costUsd), 0);
+  const cost = () => costOfCalls(records.map((record) => record.costUsd)).costUsd;
   const change = (entry: ToolboxEntry) =>
     emitter.emit({ type: 'toolbox-change', tool: entry.name, status: entry.status, revisions: entry.revisions, uses: entry.uses });
 
@@ -176,6 +176,7 @@ export async function synthesizeTool(request: ToolRequest, environment: Synthesi
   change(entry);
   const tokens = records.reduce((sum, record) => ({ input: sum.input + record.inputTokens, output: sum.output + record.outputTokens }), { input: 0, output: 0 });
   const flagged = !promoted;
+  const spent = costOfCalls(records.map((record) => record.costUsd));
   emitter.emit({
     type: 'synthesis-end',
     tool: request.name,
@@ -183,7 +184,9 @@ export async function synthesizeTool(request: ToolRequest, environment: Synthesi
     revisions: revision,
     llm_calls: records.length,
     tokens,
-    cost_usd: cost(),
+    cost_usd: spent.costUsd,
+    cost_usd_known: spent.pricedCostUsd,
+    unpriced_calls: spent.unpricedCalls,
     flagged,
     failures: entry.failures,
   });

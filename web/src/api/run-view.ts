@@ -1,3 +1,4 @@
+import type { CostSum } from '../../../src/llm/cost-sum.js';
 import { readableOutput } from '../../../src/security/readable-output.js';
 import { runViewOf as foldedRunView, type RunView as FoldedRunView, type TimelineItem, type ToolCallView } from '../../../src/contract/run-view.js';
 import type { EventOf, ForgeEvent } from './types.js';
@@ -24,8 +25,14 @@ export interface RunView {
   readonly convergence?: EventOf<'convergence-check'>;
   readonly skillSteps: readonly EventOf<'skill-step'>[];
   readonly stale: readonly EventOf<'skill-stale'>[];
-  /** Model calls, tokens and dollars so far (the run-end's once it ended). */
-  readonly totals: { readonly llmCalls: number; readonly input: number; readonly output: number; readonly costUsd: number | null };
+  /** Model calls, tokens and dollars so far (the run-end's once it ended); the cost is unknown once one call had no known price. */
+  readonly totals: RunTotalsView;
+}
+
+export interface RunTotalsView extends CostSum {
+  readonly llmCalls: number;
+  readonly input: number;
+  readonly output: number;
 }
 
 export function runViewOf(events: readonly ForgeEvent[]): RunView {
@@ -33,7 +40,7 @@ export function runViewOf(events: readonly ForgeEvent[]): RunView {
 }
 
 function selectedForWeb(view: FoldedRunView): RunView {
-  const { start, end, plan, convergence, totals } = view;
+  const { start, end, plan, convergence } = view;
   return {
     ...(start === null ? {} : { start }),
     // The boundary tags of a tool's output are for the model; people read the output without them.
@@ -50,6 +57,20 @@ function selectedForWeb(view: FoldedRunView): RunView {
     ...(convergence === null ? {} : { convergence }),
     skillSteps: view.skillSteps,
     stale: view.stale,
-    totals: end === null ? { llmCalls: totals.modelCalls, input: totals.inputTokens, output: totals.outputTokens, costUsd: totals.costUsd } : { llmCalls: end.llm_calls, input: end.tokens.input, output: end.tokens.output, costUsd: end.cost_usd },
+    totals: totalsOf(view),
   };
+}
+
+function totalsOf({ totals, end }: FoldedRunView): RunTotalsView {
+  const counted: RunTotalsView = {
+    llmCalls: totals.modelCalls,
+    input: totals.inputTokens,
+    output: totals.outputTokens,
+    costUsd: totals.unpricedCalls > 0 ? null : totals.costUsd,
+    pricedCostUsd: totals.costUsd,
+    unpricedCalls: totals.unpricedCalls,
+  };
+  if (end === null) return counted;
+  // A run-end written before its cost's known part was recorded: the parts are the calls' own.
+  return { llmCalls: end.llm_calls, input: end.tokens.input, output: end.tokens.output, costUsd: end.cost_usd, pricedCostUsd: end.cost_usd_known ?? end.cost_usd ?? counted.pricedCostUsd, unpricedCalls: end.unpriced_calls ?? counted.unpricedCalls };
 }

@@ -12,10 +12,31 @@ export function Ltr({ children, className = '' }: { children: ReactNode; classNa
   );
 }
 
-export function formatDollars(value: number | null): string {
-  if (value === null) return '—';
+export function formatDollars(value: number): string {
   if (value === 0) return '$0';
   return value < 0.01 ? `$${value.toFixed(6).replace(/0+$/, '')}` : `$${value.toFixed(4).replace(/0+$/, '').replace(/\.$/, '')}`;
+}
+
+/** What `usePreferences().t` is. */
+type Translate = (key: MessageKey, values?: Readonly<Record<string, string | number>>) => string;
+
+/** The known part of an unknown cost: `$0.0042 known · 2 unpriced calls`. */
+function knownPartText(t: Translate, pricedCostUsd: number, unpricedCalls: number): string {
+  return t('cost.knownPart', { dollars: formatDollars(pricedCostUsd), n: formatNumber(unpricedCalls) });
+}
+
+/** A cost that may be unknown, as words: `$0.0042`, or `unknown`, with its known part when it is given (never $0 for unknown). */
+export function costText(t: Translate, cost: { readonly costUsd: number | null; readonly pricedCostUsd?: number; readonly unpricedCalls?: number }): string {
+  if (cost.costUsd !== null) return formatDollars(cost.costUsd);
+  if (cost.pricedCostUsd === undefined || cost.unpricedCalls === undefined) return t('cost.unknownValue');
+  return `${t('cost.unknownValue')} (${knownPartText(t, cost.pricedCostUsd, cost.unpricedCalls)})`;
+}
+
+/** A cost that may be unknown: see `costText`. */
+export function Cost({ costUsd, pricedCostUsd, unpricedCalls }: { costUsd: number | null; pricedCostUsd?: number; unpricedCalls?: number }) {
+  const { t } = usePreferences();
+  const text = costText(t, { costUsd, ...(pricedCostUsd === undefined ? {} : { pricedCostUsd }), ...(unpricedCalls === undefined ? {} : { unpricedCalls }) });
+  return costUsd === null ? <span data-cost="unknown">{text}</span> : <Ltr>{text}</Ltr>;
 }
 
 export function formatNumber(value: number): string {
@@ -74,13 +95,19 @@ export function StatusBadge({ status }: { status: string }) {
 }
 
 /** Model calls, tokens and dollars of a run or a message. */
-export function CostFigures({ llmCalls, input, output, costUsd }: { llmCalls: number; input: number; output: number; costUsd: number | null }) {
+export function CostFigures({ llmCalls, input, output, costUsd, pricedCostUsd, unpricedCalls }: { llmCalls: number; input: number; output: number; costUsd: number | null; pricedCostUsd: number; unpricedCalls: number }) {
   const { t } = usePreferences();
   return (
     <span className="muted inline-flex flex-wrap items-center gap-x-3 gap-y-1 text-xs" data-testid="cost">
       <span>{t('cost.calls', { n: formatNumber(llmCalls) })}</span>
       <span>{t('cost.tokens', { input: formatNumber(input), output: formatNumber(output) })}</span>
-      <Ltr>{costUsd === null ? t('cost.unknown') : formatDollars(costUsd)}</Ltr>
+      {costUsd === null ? (
+        <span data-cost="unknown">
+          {t('cost.unknown')} ({knownPartText(t, pricedCostUsd, unpricedCalls)})
+        </span>
+      ) : (
+        <Ltr>{formatDollars(costUsd)}</Ltr>
+      )}
     </span>
   );
 }

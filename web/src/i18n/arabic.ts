@@ -48,6 +48,8 @@ export const ar: Messages = {
   'cost.calls': '{n} استدعاءات للنموذج',
   'cost.tokens': '{input} داخلة / {output} خارجة من الرموز',
   'cost.unknown': 'التكلفة غير معروفة',
+  'cost.unknownValue': 'غير معروفة',
+  'cost.knownPart': '{dollars} معروفة · {n} استدعاءات بلا سعر',
   'chat.title': 'المحادثة',
   'chat.conversations': 'المحادثات',
   'chat.new': 'محادثة جديدة',

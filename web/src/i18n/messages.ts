@@ -46,6 +46,8 @@ export const en = {
   'cost.calls': '{n} model calls',
   'cost.tokens': '{input} in / {output} out tokens',
   'cost.unknown': 'cost unknown',
+  'cost.unknownValue': 'unknown',
+  'cost.knownPart': '{dollars} known · {n} unpriced calls',
   'chat.title': 'Chat',
   'chat.conversations': 'Conversations',
   'chat.new': 'New conversation',

@@ -28,7 +28,7 @@ function Turn({ runId, pendingText }: { runId: string; pendingText?: string }) {
         <RunTranscript runId={runId} view={view} stream={stream} />
         <footer className="mt-3 flex flex-wrap items-center gap-3 border-t border-stone-200 pt-2 dark:border-stone-700">
           <StatusBadge status={status} />
-          <CostFigures llmCalls={view.totals.llmCalls} input={view.totals.input} output={view.totals.output} costUsd={view.totals.costUsd} />
+          <CostFigures llmCalls={view.totals.llmCalls} input={view.totals.input} output={view.totals.output} costUsd={view.totals.costUsd} pricedCostUsd={view.totals.pricedCostUsd} unpricedCalls={view.totals.unpricedCalls} />
           <Link to={`/runs/${encodeURIComponent(runId)}`} className="inline-flex items-center gap-1 text-sm text-orange-800 underline dark:text-orange-300">
             {t('chat.openRun')}
             <ForwardIcon />

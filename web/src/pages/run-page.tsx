@@ -7,12 +7,12 @@ import { runViewOf, type RunView } from '../api/run-view.js';
 import type { ForgeEvent } from '../api/types.js';
 import { RunTranscript } from '../components/run-transcript.js';
 import { SaveSkill } from '../components/save-skill.js';
-import { Badge, CostFigures, ErrorNote, formatDollars, formatNumber, Json, Loading, Ltr, PageTitle, ScrollingTable, Section, StatusBadge } from '../components/ui.js';
+import { Badge, Cost, CostFigures, costText, ErrorNote, formatNumber, Json, Loading, Ltr, PageTitle, ScrollingTable, Section, StatusBadge } from '../components/ui.js';
 import { usePreferences } from '../i18n/preferences.js';
 import { useLocation } from '../router.js';
 
 /** One line of the timeline: what the event says, in a few words. */
-function eventSummary(event: ForgeEvent): string {
+function eventSummary(event: ForgeEvent, t: ReturnType<typeof usePreferences>['t']): string {
   switch (event.type) {
     case 'run-start':
       return `${event.model} · ${event.task}`;
@@ -29,7 +29,7 @@ function eventSummary(event: ForgeEvent): string {
     case 'approval-answer':
       return `${event.call_id} · ${event.decision}${event.reason === null ? '' : ` · ${event.reason}`}`;
     case 'model-call':
-      return `${event.model} · ${event.tokens.input}/${event.tokens.output} tokens · ${formatDollars(event.cost_usd)} · ${Math.round(event.latency_ms)} ms`;
+      return `${event.model} · ${event.tokens.input}/${event.tokens.output} tokens · ${costText(t, { costUsd: event.cost_usd })} · ${Math.round(event.latency_ms)} ms`;
     case 'assistant-text':
       return event.text.slice(0, 160);
     case 'run-end':
@@ -158,7 +158,7 @@ export default function RunPage({ params }: { params: Record<string, string> }) 
           </div>
           <div>
             <dt className="muted">{t('runs.cost')}</dt>
-            <dd><CostFigures llmCalls={record.llm_calls} input={record.tokens.input} output={record.tokens.output} costUsd={record.cost_usd} /></dd>
+            <dd><CostFigures llmCalls={record.llm_calls} input={record.tokens.input} output={record.tokens.output} costUsd={record.cost_usd} pricedCostUsd={record.cost_usd_known} unpricedCalls={record.unpriced_calls} /></dd>
           </div>
         </dl>
         {record.answer === null ? null : (
@@ -199,7 +199,7 @@ export default function RunPage({ params }: { params: Record<string, string> }) 
                 <td className="p-1"><Ltr>{call.model}</Ltr></td>
                 <td className="p-1">{call.purpose}</td>
                 <td className="p-1"><Ltr>{`${formatNumber(call.tokens.input)} / ${formatNumber(call.tokens.output)}`}</Ltr></td>
-                <td className="p-1"><Ltr>{formatDollars(call.cost_usd)}</Ltr></td>
+                <td className="p-1"><Cost costUsd={call.cost_usd} /></td>
                 <td className="p-1"><Ltr>{`${Math.round(call.latency_ms)} ms`}</Ltr></td>
               </tr>
             ))}
@@ -212,7 +212,7 @@ export default function RunPage({ params }: { params: Record<string, string> }) 
             <li key={event.seq} className={`flex gap-2 rounded px-1 ${event.type === 'verification-failed' || event.type === 'tool-error' || event.type === 'model-error' ? 'bg-red-100 text-red-950 dark:bg-red-950 dark:text-red-100' : ''}`} data-seq={event.seq}>
               <Ltr className="w-8 shrink-0 text-end">{event.seq}</Ltr>
               <span className="shrink-0 font-semibold">{event.type}</span>
-              <span className="min-w-0 break-all" dir="auto">{eventSummary(event)}</span>
+              <span className="min-w-0 break-all" dir="auto">{eventSummary(event, t)}</span>
             </li>
           ))}
         </ol>

@@ -1,7 +1,7 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../api/client.js';
-import { Empty, ErrorNote, Field, formatDollars, formatNumber, formatTime, Loading, Ltr, PageTitle, StatusBadge } from '../components/ui.js';
+import { Cost, Empty, ErrorNote, Field, formatNumber, formatTime, Loading, Ltr, PageTitle, StatusBadge } from '../components/ui.js';
 import { usePreferences } from '../i18n/preferences.js';
 import { Link } from '../router.js';
 
@@ -69,7 +69,7 @@ export default function RunsPage() {
               <Ltr>{run.run_id}</Ltr>
               <Ltr>{run.model}</Ltr>
               <span>{t('cost.calls', { n: formatNumber(run.llm_calls) })}</span>
-              <Ltr>{formatDollars(run.cost_usd)}</Ltr>
+              <Cost costUsd={run.cost_usd} pricedCostUsd={run.cost_usd_known} unpricedCalls={run.unpriced_calls} />
               {run.halt_reason === null ? null : <span>{run.halt_reason}</span>}
               <span>{formatTime(run.created_at, language)}</span>
             </div>

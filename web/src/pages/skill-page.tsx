@@ -6,7 +6,7 @@ import { runViewOf } from '../api/run-view.js';
 import type { EventOf, SkillReplay, SkillTest } from '../api/types.js';
 import { AbstractionPreview } from '../components/save-skill.js';
 import { SchemaForm, type FormSchema } from '../components/schema-form.js';
-import { Badge, ErrorNote, Field, formatDollars, formatNumber, formatTime, Json, Loading, Ltr, PageTitle, Section, StatusBadge, type Tone } from '../components/ui.js';
+import { Badge, costText, ErrorNote, Field, formatNumber, formatTime, Json, Loading, Ltr, PageTitle, Section, StatusBadge, type Tone } from '../components/ui.js';
 import { usePreferences } from '../i18n/preferences.js';
 import { Link } from '../router.js';
 
@@ -69,10 +69,10 @@ function CostBanner({ replay, recordingRunId }: { replay: SkillReplay; recording
       {t('skill.costBanner', {
         calls: formatNumber(replay.llm_calls),
         tokens: tokens(replayRun.data),
-        dollars: formatDollars(replay.cost_usd),
+        dollars: costText(t, { costUsd: replay.cost_usd }),
         rcalls: recording.data === undefined ? '—' : formatNumber(recording.data.llm_calls),
         rtokens: tokens(recording.data),
-        rdollars: recording.data === undefined ? '—' : formatDollars(recording.data.cost_usd),
+        rdollars: recording.data === undefined ? '—' : costText(t, { costUsd: recording.data.cost_usd, pricedCostUsd: recording.data.cost_usd_known, unpricedCalls: recording.data.unpriced_calls }),
       })}
     </div>
   );

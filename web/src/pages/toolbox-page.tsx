@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api } from '../api/client.js';
 import type { Session, ToolboxEntry } from '../api/types.js';
-import { Badge, Empty, ErrorNote, Field, formatDollars, Json, Loading, Ltr, PageTitle, Section, StatusBadge } from '../components/ui.js';
+import { Badge, Cost, Empty, ErrorNote, Field, Json, Loading, PageTitle, Section, StatusBadge } from '../components/ui.js';
 import { usePreferences } from '../i18n/preferences.js';
 
 function ToolboxCard({ entry }: { entry: ToolboxEntry }) {
@@ -14,7 +14,7 @@ function ToolboxCard({ entry }: { entry: ToolboxEntry }) {
         <StatusBadge status={entry.status} />
         <Badge tone="gray">{entry.origin}</Badge>
         <span className="muted text-xs">
-          {t('toolbox.uses', { n: entry.uses })} · {t('toolbox.revisions', { n: entry.revisions })} · <Ltr>{formatDollars(entry.cost_usd)}</Ltr>
+          {t('toolbox.uses', { n: entry.uses })} · {t('toolbox.revisions', { n: entry.revisions })} · <Cost costUsd={entry.cost_usd} />
         </span>
       </p>
       <p className="mt-1 text-sm">{entry.description}</p>

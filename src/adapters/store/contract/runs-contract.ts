@@ -29,6 +29,8 @@ export function describeRunsContract(context: StoreContractContext): void {
         inputTokens: 0,
         outputTokens: 0,
         costUsd: 0,
+        pricedCostUsd: 0,
+        unpricedCalls: 0,
         error: null,
         owner: null,
         logFile: null,
@@ -108,11 +110,11 @@ export function describeRunsContract(context: StoreContractContext): void {
       expect(finished.updatedAt >= created.createdAt).toBe(true);
       expect(await store.runs.get('run-1')).toEqual(finished);
 
-      const priced = await store.runs.update('run-1', { costUsd: null, error: 'model price unknown' });
-      expect(priced.costUsd).toBeNull();
+      const priced = await store.runs.update('run-1', { costUsd: null, pricedCostUsd: 0.00045, unpricedCalls: 2, error: 'model price unknown' });
+      expect(priced).toMatchObject({ costUsd: null, pricedCostUsd: 0.00045, unpricedCalls: 2 });
       expect(priced.error).toBe('model price unknown');
       expect(priced.answer).toBe('Paris — capitale 🇫🇷');
-      expect((await store.runs.get('run-1'))?.costUsd).toBeNull();
+      expect(await store.runs.get('run-1')).toMatchObject({ costUsd: null, pricedCostUsd: 0.00045, unpricedCalls: 2 });
     });
 
     it('refuses to update a run that does not exist, and creates none', async () => {

@@ -71,10 +71,10 @@ export function describeStatsContract(context: StoreContractContext): void {
       ]);
 
       expect((await store.stats.summarize()).models).toEqual([
-        { model: 'openai:gpt-4.1-mini', llmCalls: 2, inputTokens: 300, outputTokens: 30, costUsd: 0.375 },
-        { model: 'ollama:llama3.2', llmCalls: 1, inputTokens: 40, outputTokens: 4, costUsd: 0 },
-        { model: 'anthropic:claude-sonnet-4-6', llmCalls: 1, inputTokens: 7, outputTokens: 1, costUsd: 0.5 },
-        { model: 'openrouter:unpriced', llmCalls: 2, inputTokens: 8, outputTokens: 3, costUsd: null },
+        { model: 'openai:gpt-4.1-mini', llmCalls: 2, inputTokens: 300, outputTokens: 30, costUsd: 0.375, pricedCostUsd: 0.375, unpricedCalls: 0 },
+        { model: 'ollama:llama3.2', llmCalls: 1, inputTokens: 40, outputTokens: 4, costUsd: 0, pricedCostUsd: 0, unpricedCalls: 0 },
+        { model: 'anthropic:claude-sonnet-4-6', llmCalls: 1, inputTokens: 7, outputTokens: 1, costUsd: 0.5, pricedCostUsd: 0.5, unpricedCalls: 0 },
+        { model: 'openrouter:unpriced', llmCalls: 2, inputTokens: 8, outputTokens: 3, costUsd: null, pricedCostUsd: 1, unpricedCalls: 1 },
       ]);
       expect((await store.stats.summarize({ runId: 'run-new' })).models.map((usage) => usage.model)).toEqual(['anthropic:claude-sonnet-4-6', 'openrouter:unpriced']);
     });

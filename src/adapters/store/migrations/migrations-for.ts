@@ -10,6 +10,7 @@ import { mcpServersSchema } from './mcp-servers-schema.js';
 import { mcpAllowStdioSchema } from './mcp-allow-stdio-schema.js';
 import { mcpTrustAnnotationsSchema } from './mcp-trust-annotations-schema.js';
 import type { Migration } from './migration.js';
+import { runCostPartsSchema } from './run-cost-parts-schema.js';
 import { runOwnersSchema } from './run-owners-schema.js';
 import { runStatesSchema } from './run-states-schema.js';
 import { schedulesSchema } from './schedules-schema.js';
@@ -23,5 +24,5 @@ import { toolCallsSchema } from './tool-calls-schema.js';
 
 /** Every migration of the schema, oldest first, spelled for `dialect`. Append new versions at the end. */
 export function migrationsFor(dialect: SqlDialect): readonly Migration[] {
-  return [initialSchema(dialect), skillsSchema(dialect), mcpServersSchema(dialect), toolboxSchema(dialect), mcpTrustAnnotationsSchema(dialect), skillVersionsSchema(dialect), runOwnersSchema(dialect), eventTypesIndexSchema(dialect), runStatesSchema(dialect), toolboxUsesSchema(dialect), mcpAllowStdioSchema(dialect), accountsSchema(dialect), marketplaceSchema(dialect), providerKeysSchema(dialect), policiesSchema(dialect), toolCallsSchema(dialect), agentsSchema(dialect), schedulesSchema(dialect), toolboxOwnersSchema(dialect), quotasSchema(dialect)];
+  return [initialSchema(dialect), skillsSchema(dialect), mcpServersSchema(dialect), toolboxSchema(dialect), mcpTrustAnnotationsSchema(dialect), skillVersionsSchema(dialect), runOwnersSchema(dialect), eventTypesIndexSchema(dialect), runStatesSchema(dialect), toolboxUsesSchema(dialect), mcpAllowStdioSchema(dialect), accountsSchema(dialect), marketplaceSchema(dialect), providerKeysSchema(dialect), policiesSchema(dialect), toolCallsSchema(dialect), agentsSchema(dialect), schedulesSchema(dialect), toolboxOwnersSchema(dialect), quotasSchema(dialect), runCostPartsSchema(dialect)];
 }

@@ -8,7 +8,7 @@ import { readNullableNumber, readNullableText, readNumber, readText } from './ro
 import type { SqlAccess, SqlRow, WriteStep } from './sql-access.js';
 
 const runColumns =
-  'id, kind, task, model, status, halt_reason, answer, conversation_id, llm_calls, input_tokens, output_tokens, cost_usd, error, owner_pid, owner_host, log_file, user_id, api_key_id, agent_slug, agent_version, created_at, updated_at';
+  'id, kind, task, model, status, halt_reason, answer, conversation_id, llm_calls, input_tokens, output_tokens, cost_usd, priced_cost_usd, unpriced_calls, error, owner_pid, owner_host, log_file, user_id, api_key_id, agent_slug, agent_version, created_at, updated_at';
 
 // A fixed list, so only these names ever reach the SQL text, whatever keys an update object carries.
 const updatableColumns = {
@@ -19,6 +19,8 @@ const updatableColumns = {
   inputTokens: 'input_tokens',
   outputTokens: 'output_tokens',
   costUsd: 'cost_usd',
+  pricedCostUsd: 'priced_cost_usd',
+  unpricedCalls: 'unpriced_calls',
   error: 'error',
 } as const satisfies Record<keyof RunUpdate, string>;
 
@@ -149,6 +151,8 @@ function newRunRecord(run: NewRun): RunRecord {
     inputTokens: 0,
     outputTokens: 0,
     costUsd: 0,
+    pricedCostUsd: 0,
+    unpricedCalls: 0,
     error: null,
     owner: run.owner ?? null,
     logFile: run.logFile ?? null,
@@ -208,6 +212,8 @@ function runFromRow(row: SqlRow): RunRecord {
     inputTokens: readNumber(row, 'input_tokens'),
     outputTokens: readNumber(row, 'output_tokens'),
     costUsd: readNullableNumber(row, 'cost_usd'),
+    pricedCostUsd: readNumber(row, 'priced_cost_usd'),
+    unpricedCalls: readNumber(row, 'unpriced_calls'),
     error: readNullableText(row, 'error'),
     owner: row['owner_pid'] === null || row['owner_pid'] === undefined ? null : { pid: Number(row['owner_pid']), host: readNullableText(row, 'owner_host') ?? '' },
     logFile: readNullableText(row, 'log_file'),

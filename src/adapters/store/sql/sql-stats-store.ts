@@ -161,6 +161,8 @@ function modelUsageFromRow(row: SqlRow): ModelUsageRecord {
     inputTokens: readNumber(row, 'input_tokens'),
     outputTokens: readNumber(row, 'output_tokens'),
     costUsd: readNumber(row, 'priced_calls') < llmCalls ? null : readNullableNumber(row, 'cost_usd'),
+    pricedCostUsd: readNullableNumber(row, 'cost_usd') ?? 0,
+    unpricedCalls: llmCalls - readNumber(row, 'priced_calls'),
   };
 }
 
