@@ -306,8 +306,10 @@ describe('the --json contract of every command', () => {
       { args: ['tools', 'call', 'read_url', '--input', '{not json', '--json'], code: 2, name: 'ConfigurationError', message: /--input/, hint: /--input '\{"query": "forge"\}'/ },
       { args: ['runs', 'show', 'no-such-run', '--json'], code: 1, name: 'NotFoundError', message: /no-such-run/, hint: /./ },
     ];
-    for (const failure of cases) {
-      const result = await forge(failure.args);
+    // Independent processes: started together, checked in order.
+    const results = await Promise.all(cases.map((failure) => forge(failure.args)));
+    for (const [index, failure] of cases.entries()) {
+      const result = results[index]!;
       const label = `forge ${failure.args.join(' ')}`;
       expectConforms(errorOutputSchema, result.json, label);
       const { error } = result.json as { error: { name: string; message: string; hint: string } };
