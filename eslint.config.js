@@ -16,6 +16,12 @@ const KNOWN_CYCLES = [
   'src/runs/task-runs.ts',
 ];
 
+/** import-x reads our imports as TypeScript and resolves them as tsc does. */
+const importSettings = {
+  'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+  'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+};
+
 export default tseslint.config(
   // test/fixtures/lint holds code each rule must reject; test/lint-rules.test.ts lints it on purpose.
   { ignores: ['dist/**', 'node_modules/**', '.forge/**', 'web/dist/**', 'coverage/**', 'test/fixtures/lint/**'] },
@@ -46,11 +52,30 @@ export default tseslint.config(
     files: ['src/**/*.{ts,tsx}', 'test/fixtures/lint/**/*.ts'],
     ignores: ['src/**/*.test.{ts,tsx}', ...KNOWN_CYCLES],
     plugins: { 'import-x': importX },
-    settings: {
-      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
-      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
-    },
+    settings: importSettings,
     rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
+  {
+    // The API's consumers are typed from its contract (src/contract), never from the server's internals:
+    // the web UI and the typed client (forge-agent/client) import nothing from src/server.
+    files: ['web/src/**/*.{ts,tsx}', 'src/client/**/*.ts', 'test/fixtures/lint/consumer-imports-server.ts'],
+    plugins: { 'import-x': importX },
+    settings: importSettings,
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          basePath: import.meta.dirname,
+          zones: [
+            {
+              target: ['./web/src', './src/client', './test/fixtures/lint/consumer-imports-server.ts'],
+              from: './src/server',
+              message: 'The web UI and the typed client are typed from the API contract: import src/contract (and src/core), never src/server.',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['src/core/**/*.ts'],

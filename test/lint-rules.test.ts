@@ -36,6 +36,10 @@ describe('lint rules', { timeout: 240_000 }, () => {
     expect(await rulesBrokenBy('loop-outside-runs.ts')).toEqual(['@typescript-eslint/no-restricted-imports', '@typescript-eslint/no-restricted-imports']);
   });
 
+  it('rejects an API consumer (the web UI, the typed client) that imports the server instead of the contract', async () => {
+    expect(await rulesBrokenBy('consumer-imports-server.ts')).toEqual(['import-x/no-restricted-paths', 'import-x/no-restricted-paths']);
+  });
+
   it('rejects a switch that misses a member of its union', async () => {
     expect(await rulesBrokenBy('missed-switch.ts')).toEqual(['@typescript-eslint/switch-exhaustiveness-check']);
   });

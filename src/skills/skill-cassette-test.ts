@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NetworkBlockedError, defineTool, type AnyTool, type ApprovalGate, type GuardedFetch, type Policy } from '../core/index.js';
+import { NetworkBlockedError, callSideEffect, defineTool, type AnyTool, type ApprovalGate, type GuardedFetch, type Policy } from '../core/index.js';
 import { InProcessEventBus, createRunEmitter } from '../events/index.js';
 import { CostMeter } from '../llm/index.js';
 import { ToolRegistry, type ToolSet } from '../tools/index.js';
@@ -35,8 +35,10 @@ export function cassetteRegistry(recording: Recording, live: ToolSet): ToolRegis
         inputSchema,
         ...(liveTool?.inputJsonSchema === undefined ? {} : { inputJsonSchema: liveTool.inputJsonSchema }),
         risk: 'low',
-        // The same side effect as the live tool, so the write gate judges the replay as it would live.
+        // The same side effect as the live tool, call by call (a GET reads, a POST writes), so the write
+        // gate judges the test's replay exactly as it judges a live one.
         sideEffect: liveTool?.sideEffect ?? 'write',
+        sideEffectOf: (input: unknown) => (liveTool === undefined ? 'write' : callSideEffect(liveTool, input)),
         async execute(input: unknown) {
           const hit = recorded.find((entry) => entry.input === canonicalJson(input));
           if (hit === undefined) throw new Error(`the cassette has no recorded ${name} call with input ${canonicalJson(input)}`);

@@ -1,7 +1,8 @@
-import { ConfigurationError } from '../core/index.js';
+import { ConfigurationError, type Tool } from '../core/index.js';
 import type { ArgumentBinding, SkillDocument, VariableSchema } from './document/skill-document.js';
 import { parseJsonPath, valueAtPath, type JsonPath } from './json-path.js';
 import { SkillInputError } from './skill-errors.js';
+import { stepSideEffect } from './step-side-effect.js';
 
 /** A user-supplied value: a variable, or an override for a value that would otherwise be resolved. */
 export type InputValue = string | number | boolean | readonly (string | number)[];
@@ -40,12 +41,12 @@ function overridableValueNames(document: SkillDocument): Set<string> {
 
 /**
  * The arguments of steps that write which send a constant the skill does not pin: each makes a replay
- * refuse. A step whose side effect was not recorded (`unknown`) counts unless `liveSideEffect` (the
- * registered tool's) says it only reads.
+ * refuse. Whether a step writes is decided as a replay decides it (`stepSideEffect`), by the registered
+ * tool (`toolOf`) for the input the skill was recorded with.
  */
-export function unpinnedWriteConstants(document: SkillDocument, liveSideEffect: (tool: string) => 'read' | 'write' | undefined = () => undefined): { name: string; value: unknown }[] {
+export function unpinnedWriteConstants(document: SkillDocument, toolOf: (tool: string) => Pick<Tool, 'sideEffect'> | undefined = () => undefined): { name: string; value: unknown }[] {
   return document.steps.flatMap((step, index) =>
-    step.side_effect === 'read' || (step.side_effect === 'unknown' && liveSideEffect(step.tool) === 'read')
+    stepSideEffect(step, toolOf(step.tool), document.recordings[0]?.steps[index]?.input) === 'read'
       ? []
       : step.arguments.flatMap(({ path, binding }) => {
           const slots = binding.kind === 'template' ? Object.values(binding.slots) : [binding];

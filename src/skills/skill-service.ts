@@ -62,6 +62,9 @@ export interface SkillServiceParts {
   readonly approvals: ApprovalGate;
 }
 
+/** How a staleness that a failed `forge skill test` gave a skill begins. */
+const FAILED_TEST = 'its test failed: ';
+
 /**
  * The stored skills of a runtime: saved from runs, imported, edited and rolled back (each change a new
  * version with its lineage), listed, read and tested offline against their recordings. Replaying a
@@ -161,9 +164,9 @@ export class SkillService {
     return { record, versions: await this.parts.store.skills.versions(record.id) };
   }
 
-  /** A skill's unpinned write constants, judging steps with an unrecorded side effect by the registered tool. */
+  /** A skill's unpinned write constants, judging each step as a replay does, by the registered tool. */
   writeConstants(document: SkillDocument): { name: string; value: unknown }[] {
-    return unpinnedWriteConstants(document, (tool) => this.parts.registry.get(tool)?.sideEffect);
+    return unpinnedWriteConstants(document, (tool) => this.parts.registry.get(tool));
   }
 
   /**
@@ -240,10 +243,18 @@ export class SkillService {
     return this.save(document, `rolled back to version ${version}`, version);
   }
 
-  /** Re-runs a stored skill on each of its recordings against the recorded tool outputs, offline. */
+  /**
+   * Re-runs a stored skill on each of its recordings against the recorded tool outputs, offline, and
+   * records the verdict on its health: a failed test makes the skill stale with the reason (what
+   * `forge skill show`, the API and the web badge show); a passing one clears a staleness an earlier
+   * test gave it (not one a live replay found: the world may still have changed).
+   */
   async test(reference: string): Promise<SkillTestReport> {
-    const { document } = await this.load(reference);
-    return testSkillAgainstRecording(document, this.parts.registry, this.parts);
+    const { record, document } = await this.load(reference);
+    const report = await testSkillAgainstRecording(document, this.parts.registry, this.parts);
+    if (!report.passed) await this.parts.store.skills.setStatus(record.id, 'stale', `${FAILED_TEST}${report.problems.join('; ')}`);
+    else if (record.status === 'stale' && record.staleReason?.startsWith(FAILED_TEST) === true) await this.parts.store.skills.setStatus(record.id, 'active', null);
+    return report;
   }
 
   private async save(document: SkillDocument, note: string, parentVersion?: number, userId?: string | null): Promise<SavedSkill> {

@@ -1,26 +1,15 @@
 import type { EventOf, ForgeEvent, LiveEvent } from '../../core/index.js';
+import { emptyRunView, type ModelCallInFlight, type RunTotals, type RunView, type ToolboxEntry as RunToolboxEntry, type ToolboxStatus } from '../../contract/index.js';
+
+export type { ModelCallInFlight, ToolboxStatus };
+/** The run's totals the footer shows (`unpricedCalls` > 0: the dollar figure is a lower bound, shown as such). */
+export type ViewTotals = RunTotals;
 
 /** What the view is built from: the run's events, and while it is watched live, its live events. */
 export type ViewEvent = ForgeEvent | LiveEvent;
 
-/** A synthesized tool's lifecycle state, or `builtin` for a tool the run started with. */
-export type ToolboxStatus = 'builtin' | EventOf<'toolbox-change'>['status'];
-
-/**
- * One row of the Toolbox panel. Tools are listed in the order they first appeared and are never removed:
- * a tool that failed verification stays, because the graveyard is part of the story.
- */
-export interface ToolboxEntry {
-  readonly name: string;
-  readonly status: ToolboxStatus;
-  /**
-   * Calls of this tool. For a synthesized tool this is the count its last `toolbox-change` reported (which
-   * may include earlier runs, the toolbox persists) plus the calls seen since, so it is right whether or
-   * not producers announce every use.
-   */
-  readonly uses: number;
-  readonly revisions: number;
-}
+/** One row of the Toolbox panel: the run view's toolbox entry (see `ToolboxEntry` in src/contract). */
+export type ToolboxEntry = Omit<RunToolboxEntry, 'lastChange'>;
 
 export type PlanStep = EventOf<'plan-update'>['steps'][number];
 export type ConvergenceCheck = EventOf<'convergence-check'>;
@@ -34,35 +23,17 @@ export interface TextDraft {
   readonly text: string;
 }
 
-/** A model call that has started and not yet finished; the footer shows it with a spinner. */
-export interface ModelCallInFlight {
-  readonly model: string;
-  readonly iteration: number;
-  readonly startedAtMs: number;
-}
-
-/**
- * Running totals of the run. Counted from the `model-call` events themselves, never taken from the run's
- * own summary, so what the footer shows is what the log proves. `unpricedCalls` counts calls whose cost
- * was unknown (`cost_usd: null`): the run's cost is then unknown, and `costUsd` only its known part.
- */
-export interface ViewTotals {
-  readonly modelCalls: number;
-  readonly failedModelCalls: number;
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-  readonly costUsd: number;
-  readonly unpricedCalls: number;
-}
-
 /**
  * Everything the terminal UI shows, derived from the events of one run and nothing else (plus, live, the
- * text streaming in, which only the live view receives). The same state
+ * text streaming in, which only the live view receives): what it selects from the run view (the fold
+ * shared with the web UI), its recent events and the streaming draft. The same state
  * is produced whether the events arrive live from the bus or from a recorded file, which is what lets the
  * replay viewer and the live view share one renderer. Times are taken from the events' `ts`, never from
  * the wall clock, so a state is a pure function of its events.
  */
 export interface ViewState {
+  /** The run view all the rest but `stream` and `draft` is selected from. */
+  readonly run: RunView;
   readonly runId: string | null;
   readonly task: string | null;
   readonly model: string | null;
@@ -85,6 +56,7 @@ export interface ViewState {
 export const streamCapacity = 500;
 
 export const emptyViewState: ViewState = {
+  run: emptyRunView,
   runId: null,
   task: null,
   model: null,

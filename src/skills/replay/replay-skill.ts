@@ -1,14 +1,15 @@
-import { callSideEffect, describeError, type AnyTool, type ApprovalGate, type ErrorInfo, type Policy, type ToolContext, type UtilityModel } from '../../core/index.js';
+import { describeError, type AnyTool, type ApprovalGate, type ErrorInfo, type Policy, type ToolContext, type UtilityModel } from '../../core/index.js';
 import { finishRun, type RunSummary } from '../../engine/index.js';
 import type { RunEmitter } from '../../events/index.js';
 import type { CostMeter } from '../../llm/index.js';
-import { CallGuards, dispatchToolCall, readableOutput, type CallGuardSettings, type ToolRegistry, type ToolSet } from '../../tools/index.js';
-import type { SkillDocument, SkillStep } from '../document/skill-document.js';
+import { CallGuards, dispatchToolCall, readableOutput, type CallGuardSettings, type ToolRegistry } from '../../tools/index.js';
+import type { SkillDocument } from '../document/skill-document.js';
 import { fillTemplate } from '../document/templates.js';
 import { outputContractViolations, stepContractViolations } from '../output-contract.js';
 import { resultData } from '../result-data.js';
 import { SkillModeError, SkillRefusedError, SkillResolutionError, SkillStaleError } from '../skill-errors.js';
 import { toolSchemaProblems } from '../skill-health.js';
+import { stepSideEffect } from '../step-side-effect.js';
 import { dependentValueName, dependentValueNames, validateSkillInputs, type SkillInputs } from '../skill-inputs.js';
 import { modelChooser, type Chooser } from './rescue-choice.js';
 import { replayAnswer, type AnswerSource } from './replay-answer.js';
@@ -137,12 +138,6 @@ function refusalHint(document: SkillDocument, index: number, resolutions: readon
     : `Give the value yourself (${examples.map((name) => `--input ${name}=<value>`).join(' ')}), pin an argument that never changes with \`forge skill edit ${document.name} --constant <steps[i].path>\`, or run the task with the full agent (forge run).`;
 }
 
-function stepSideEffect(step: SkillStep, tools: ToolSet, input: unknown): 'read' | 'write' {
-  const tool = tools.get(step.tool);
-  if (step.side_effect === 'write' || tool === undefined) return 'write';
-  return callSideEffect(tool, input);
-}
-
 /**
  * Replays a skill as a run of its own, with the tools the catalog holds when it starts: `run-start`,
  * then per step a `skill-step` event (its final arguments, whether it writes, and how each value was
@@ -212,7 +207,7 @@ export async function replaySkill(options: SkillReplayOptions): Promise<SkillRep
       chooser: mode === 'deterministic' ? undefined : (options.chooser ?? (options.rescueModel === undefined ? undefined : modelChooser(options.rescueModel))),
       signal,
       probeStep: async (index, input) => {
-        if (stepSideEffect(document.steps[index]!, tools, input) !== 'read') return undefined;
+        if (stepSideEffect(document.steps[index]!, tools.get(document.steps[index]!.tool), input) !== 'read') return undefined;
         const outcome = await dispatch(index, input, `step_${index}_probe_${probed.size + 1}`);
         probed.set(probeKey(index, input), outcome);
         return outcome.ok ? resultData(outcome.output) : undefined;
@@ -220,7 +215,7 @@ export async function replaySkill(options: SkillReplayOptions): Promise<SkillRep
     };
     for (const [index, step] of document.steps.entries()) {
       const resolved = await resolveStepInput(state, index);
-      const sideEffect = stepSideEffect(step, tools, resolved.ok ? resolved.input : undefined);
+      const sideEffect = stepSideEffect(step, tools.get(step.tool), resolved.ok ? resolved.input : undefined);
       if (!resolved.ok && dryRun && resolved.afterSkippedWrite) {
         dryRunStop = `step ${index} (${step.tool}) needs the result of a write this dry run did not make; nothing after it was resolved`;
         break;

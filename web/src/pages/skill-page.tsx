@@ -145,6 +145,8 @@ export default function SkillPage({ params }: { params: Record<string, string> }
     setError(null);
     try {
       setTest(await api.testSkill(skill.skill));
+      // The test's verdict is the skill's health now: the badge reads it again.
+      await queries.invalidateQueries({ queryKey: ['skill', name] });
     } catch (caught) {
       setError(caught);
     }
