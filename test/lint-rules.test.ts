@@ -40,6 +40,11 @@ describe('lint rules', { timeout: 240_000 }, () => {
     expect(await rulesBrokenBy('consumer-imports-server.ts')).toEqual(['import-x/no-restricted-paths', 'import-x/no-restricted-paths']);
   });
 
+  it('keeps src/core free of imports of ours (no later block replaces its rule)', async () => {
+    const config = (await eslint.calculateConfigForFile(path.join(root, 'src', 'core', 'errors.ts'))) as { rules: Record<string, unknown> };
+    expect(JSON.stringify(config.rules['no-restricted-imports'])).toContain('src/core holds contracts only');
+  });
+
   it('rejects a switch that misses a member of its union', async () => {
     expect(await rulesBrokenBy('missed-switch.ts')).toEqual(['@typescript-eslint/switch-exhaustiveness-check']);
   });
