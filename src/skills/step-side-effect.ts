@@ -8,5 +8,7 @@ import type { SkillStep } from './document/skill-document.js';
  */
 export function stepSideEffect(step: SkillStep, tool: Pick<Tool, 'sideEffect'> | undefined, input: unknown): 'read' | 'write' {
   if (step.side_effect === 'write' || tool === undefined) return 'write';
+  // An input that is not known (a document without its recording's steps) proves nothing: it counts as a write.
+  if (input === null || typeof input !== 'object') return tool.sideEffect === 'read' ? 'read' : 'write';
   return callSideEffect(tool, input);
 }
