@@ -6,9 +6,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Vitest's default (one worker less than the cores) runs one file at a time on the 2-core CI machine. Two at
-    // once (maxWorkers: 2) saved only ~30 s of a 14.5-minute run and made the toolbox demo's scripted session
-    // miss a turn once (CassetteMismatchError in json-output-contract), so the default stays until that race is found.
+    // Vitest's default (one worker less than the cores) runs one file at a time on the 2-core CI machine: 1,218 s
+    // on 2026-12-07. Two at once (maxWorkers: 2) took 873 s but made the toolbox demo's scripted session miss a
+    // turn once (CassetteMismatchError in json-output-contract); return to two once that race is found.
     globalSetup: ['test/support/global-setup.ts'],
     reporters: ['default', './test/support/slowest-files-reporter.ts'],
     // Ink draws only the final frame when it thinks it runs in CI (CI=true); the view tests need every frame.
